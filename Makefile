@@ -1,0 +1,86 @@
+# actormachine — top-level Makefile. `make help` lists the targets.
+#
+# Every target that needs tools first runs scripts/deps.sh, which installs
+# whatever is missing (Debian packages, the pinned venv) and otherwise
+# returns at once.
+
+SHELL   := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+BUILD   ?= build
+CC      ?= gcc
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost
+CFLAGS_OPT    := $(CFLAGS_COMMON) -O2
+CFLAGS_SAN    := $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined \
+                 -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+# The runtime and every program (library + demos) compiled for the host.
+RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c
+PROG_SRC  := $(wildcard lib/*.c) $(wildcard demos/*.c)
+HOST_HDR  := include/am.h host/am_rt.h host/am_trace.h lib/behaviors.h \
+             lib/behaviors.def $(wildcard lib/*.h) $(wildcard demos/*.h) \
+             $(wildcard demos/*.def)
+HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c) $(wildcard tests/lib/test_*.c))
+
+.PHONY: help deps host demo test host-test clean
+.DEFAULT_GOAL := help
+
+help:
+	@echo "actormachine — make targets"
+	@echo "  make demo        run the demo actor programs (host runtime for now; the SoC simulation comes with issue 4)"
+	@echo "  make test        the whole test suite: host runtime + library (ASan/UBSan), RTL benches, lint"
+	@echo "  make host        build the reference runtime and build/host/am-run"
+	@echo "  make host-test   runtime and actor-library tests only"
+	@echo "  make rtl-test    RTL unit benches only"
+	@echo "  make lint        verilator --lint-only -Wall on rtl/"
+	@echo "  make synth-unit  yosys synth_ice40 of the actor unit alone (size report)"
+	@echo "  make deps        install missing dependencies (Debian packages, pinned .venv)"
+	@echo "  make clean       remove build/"
+
+deps:
+	@scripts/deps.sh
+
+# ---- host runtime -----------------------------------------------------------
+$(BUILD)/host/libam.a: $(RT_SRC) $(PROG_SRC) $(HOST_HDR)
+	@mkdir -p $(BUILD)/host/obj
+	@rm -f $@
+	@for f in $(RT_SRC) $(PROG_SRC); do \
+	  o=$(BUILD)/host/obj/$$(echo $$f | tr / _).o; \
+	  $(CC) $(CFLAGS_OPT) -c $$f -o $$o || exit 1; ar rcs $@ $$o; done
+
+$(BUILD)/host-san/libam.a: $(RT_SRC) $(PROG_SRC) $(HOST_HDR)
+	@mkdir -p $(BUILD)/host-san/obj
+	@rm -f $@
+	@for f in $(RT_SRC) $(PROG_SRC); do \
+	  o=$(BUILD)/host-san/obj/$$(echo $$f | tr / _).o; \
+	  $(CC) $(CFLAGS_SAN) -c $$f -o $$o || exit 1; ar rcs $@ $$o; done
+
+$(BUILD)/host/am-run: host/am_run.c $(BUILD)/host/libam.a
+	$(CC) $(CFLAGS_OPT) $< $(BUILD)/host/libam.a -o $@
+
+host: deps $(BUILD)/host/am-run
+
+$(BUILD)/tests/%: tests/%.c tests/t.h $(BUILD)/host-san/libam.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_SAN) -Itests $< $(BUILD)/host-san/libam.a -o $@
+
+host-test: deps $(HOST_TESTS) $(BUILD)/host/am-run
+	@scripts/run-suites.sh host $(HOST_TESTS)
+
+# ---- hardware -----------------------------------------------------------------
+-include tests/rtl/rtl.mk
+
+# ---- the two commands -----------------------------------------------------------
+demo: deps $(BUILD)/host/am-run
+	@for d in $$($(BUILD)/host/am-run --list-names); do \
+	  echo "== demo $$d (host reference runtime)"; \
+	  $(BUILD)/host/am-run $$d || exit 1; echo; done
+
+test: deps
+	@mkdir -p $(BUILD) && : > $(BUILD)/test.log
+	@$(MAKE) --no-print-directory host-test 2>&1 | tee -a $(BUILD)/test.log
+	@if grep -q '^rtl-test:' tests/rtl/rtl.mk 2>/dev/null; then \
+	  $(MAKE) --no-print-directory rtl-test lint 2>&1 | tee -a $(BUILD)/test.log; fi
+	@scripts/run-suites.sh --total $(BUILD)/test.log
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,131 @@
+/*
+ * am_rt.h — the host reference runtime: the golden model of the machine.
+ *
+ * Owns an actor table, a FIFO event queue and the transaction that is being
+ * staged; dispatches one event at a time and commits or aborts exactly as
+ * docs/semantics.md says. Deterministic: the same program, configuration and
+ * calls give the same trace, byte for byte. Host code (tools, tests,
+ * embedding) drives it through this header; behaviors only see include/am.h.
+ */
+#ifndef AM_RT_H
+#define AM_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "am.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes of the host API (behaviors see fault causes, not these). */
+typedef enum am_status {
+    AM_OK = 0,
+    AM_E_CONFIG,      /* a bound is zero or above its ceiling */
+    AM_E_NOMEM,       /* the host could not allocate the runtime */
+    AM_E_BAD_REF,     /* inject/ask to a reference that is not valid */
+    AM_E_BAD_BEHAVIOR,/* spawn with an unknown behavior id */
+    AM_E_TOO_LONG,    /* more words than the configured bound */
+    AM_E_TABLE_FULL,  /* spawn with no free slot */
+    AM_E_QUEUE_FULL,  /* inject into a full queue */
+    AM_E_EMPTY,       /* step with nothing queued */
+    AM_E_NO_REPLY,    /* ask: the queue drained before the reply came */
+    AM_E_LIMIT,       /* run/ask: the dispatch budget ran out */
+    AM_E_REENTRANT,   /* called from inside a behavior */
+    AM_STATUS_COUNT_
+} am_status;
+
+const char *am_strerror(am_status s);
+
+/* One entry of a behavior table; the id of a behavior is its index. */
+typedef struct am_behavior_desc {
+    const char *name;
+    am_behavior_fn fn;
+} am_behavior_desc;
+
+/* A fault record: the whole failed event and why. */
+typedef struct am_fault_record {
+    uint64_t seq;        /* the transaction's sequence number */
+    uint32_t cause;      /* enum am_fault */
+    am_word  code;       /* am_fail argument, else 0 */
+    am_ref   target;
+    am_beh   beh;        /* target's behavior; 0xffffffff if DEAD_TARGET */
+    uint32_t len;
+    am_word  msg[AM_MAX_MSG_WORDS];
+} am_fault_record;
+
+typedef struct am_rt am_rt;
+
+typedef void (*am_fault_fn)(void *user, const am_fault_record *rec);
+typedef void (*am_output_fn)(void *user, const char *bytes, size_t n);
+
+typedef struct am_config {
+    uint32_t table_size;   /* actor slots incl. the console (2..65536) */
+    uint32_t queue_depth;  /* events, excluding the one in dispatch (>=1) */
+    uint32_t msg_words;    /* bound on message words (1..8) */
+    uint32_t state_words;  /* state words per actor (1..8) */
+    uint32_t max_sends;    /* sends per transaction (>=1) */
+    uint32_t max_creates;  /* creates per transaction (>=1) */
+    /* The behavior table (NULL: am_std_behaviors). Entries 0..2 must be the
+     * built-ins; am_std_behaviors starts with them. */
+    const am_behavior_desc *behaviors;
+    uint32_t nbehaviors;
+    FILE *trace;           /* one line per transaction, or NULL (default) */
+    am_output_fn on_output;/* console bytes (NULL: stdout) */
+    am_fault_fn on_fault;  /* fault records (NULL: kept for am_last_fault) */
+    void *user;            /* passed to on_output / on_fault */
+} am_config;
+
+/* Defaults: the hardware's default parameters (docs/actor-unit.md). */
+void am_config_default(am_config *cfg);
+
+/* The standard behavior table: built-ins, library, demos, test programs,
+ * in the order of lib/behaviors.def (identical on the firmware). */
+extern const am_behavior_desc am_std_behaviors[];
+extern const uint32_t am_std_nbehaviors;
+/* Id of a behavior of a table by name, or 0xffffffff. */
+am_beh am_behavior_by_name(const am_behavior_desc *tab, uint32_t n, const char *name);
+
+am_status am_rt_new(const am_config *cfg, am_rt **out);
+void      am_rt_free(am_rt *rt);
+
+/* Outside transactions: make an actor live at once / append one event. */
+am_status am_spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *state, am_ref *out);
+am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg);
+
+/* Dispatch the next event (one transaction). AM_E_EMPTY if none queued. */
+am_status am_step(am_rt *rt);
+/* Dispatch until the queue is empty or max_dispatches have run (0 = no
+ * limit); AM_OK when it drained, AM_E_LIMIT when the budget ran out. */
+am_status am_run(am_rt *rt, uint64_t max_dispatches);
+
+/* ASK: inject [customer, req...] to target with a fresh one-shot customer,
+ * dispatch until the customer receives a message (at most max_dispatches,
+ * 0 = no limit) and return that message. *reply_len may be NULL. */
+am_status am_ask(am_rt *rt, am_ref target, uint32_t n, const am_word *req,
+                 uint64_t max_dispatches, am_word reply[AM_MAX_MSG_WORDS],
+                 uint32_t *reply_len);
+
+typedef struct am_counters {
+    uint64_t dispatches, commits, aborts, faults;
+    uint32_t queue_len, queue_high_water;
+    uint32_t live;          /* live actors, console included */
+    uint64_t seq;           /* last sequence number used */
+} am_counters;
+void am_get_counters(const am_rt *rt, am_counters *out);
+
+/* The last fault record (for the default fault handler); NULL if none. */
+const am_fault_record *am_last_fault(const am_rt *rt);
+
+/* Inspect an actor from host code: AM_E_BAD_REF if not valid. */
+am_status am_peek(const am_rt *rt, am_ref ref, am_beh *beh, am_word state[AM_MAX_STATE_WORDS]);
+
+/* Write one fault record as a line ("fault seq=... cause=... ..."). */
+void am_fault_print(FILE *f, const am_fault_record *rec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AM_RT_H */

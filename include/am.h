@@ -1,0 +1,149 @@
+/*
+ * am.h — the actor API of actormachine.
+ *
+ * One header, used unchanged by programs compiled for the host reference
+ * runtime (host/) and for the firmware of the hardware machine (firmware/).
+ * A program is a set of behaviors; a behavior is a C function that runs once
+ * per message delivered to an actor and may do three things, all of them
+ * *staged* and made visible together when the behavior returns (commit), or
+ * not at all when it fails (abort):
+ *
+ *   am_create(ctx, beh, n, state)  -> reference to a new actor
+ *   am_send(ctx, target, n, msg)      appended to the event queue at commit
+ *   am_become(ctx, beh, n, state)     replaces self's behavior/state at commit
+ *   am_fail(ctx, code)                abort: nothing staged becomes visible
+ *
+ * Everything a behavior sees or says is a 32-bit word: integers, behavior
+ * ids, and actor references (opaque words; see docs/semantics.md). Behaviors
+ * never keep C pointers in state or messages and never call host-only
+ * functions, so the same source computes the same words on a 64-bit host and
+ * on the 32-bit RISC-V core.  See docs/api.md for a worked example.
+ */
+#ifndef AM_H
+#define AM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint32_t am_word;   /* a message or state word */
+typedef uint32_t am_ref;    /* an actor reference (opaque; compare with ==) */
+typedef uint32_t am_beh;    /* a behavior id: an index into the behavior table */
+
+/* Architectural ceilings. The configured bounds (am_config in host/am_rt.h,
+ * parameters of the hardware) may be lower, never higher. */
+#define AM_MAX_MSG_WORDS   8u   /* words in one message */
+#define AM_MAX_STATE_WORDS 8u   /* state words of one actor */
+
+/* The reference that is never valid (sending to it is a BAD_REF fault). */
+#define AM_NIL ((am_ref)0)
+
+/* Well-known actors, present from reset on both targets. */
+#define AM_CONSOLE ((am_ref)0x00010000u) /* slot 0, generation 1 */
+
+/* The per-dispatch context: which event is being delivered and what has been
+ * staged so far. Opaque; valid only during the behavior call. */
+typedef struct am_ctx am_ctx;
+
+/* A behavior: runs once per delivered message. */
+typedef void (*am_behavior_fn)(am_ctx *ctx);
+
+/* ---- what the behavior sees ------------------------------------------- */
+am_ref   am_self(const am_ctx *ctx);          /* the actor receiving */
+am_beh   am_my_behavior(const am_ctx *ctx);   /* its behavior id */
+uint32_t am_msg_len(const am_ctx *ctx);       /* words in the message */
+am_word  am_msg(const am_ctx *ctx, uint32_t i);   /* word i; 0 if i >= len */
+am_word  am_state(const am_ctx *ctx, uint32_t i); /* state word i at dispatch
+                                                     start; 0 beyond bound */
+
+/* ---- effects (staged; visible only at commit) --------------------------- */
+/* Create an actor. Returns its reference, usable at once in this behavior's
+ * own sends/state, live for everyone else only after commit. Faults:
+ * BAD_BEHAVIOR, STATE_TOO_LONG, TOO_MANY_CREATES, TABLE_FULL. */
+am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *state);
+
+/* Stage a message. Faults: BAD_REF (target not a live actor nor one created
+ * by this transaction), MSG_TOO_LONG, TOO_MANY_SENDS. Queue space is checked
+ * at commit (QUEUE_FULL). */
+void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg);
+
+/* Stage self's next behavior and state (words past n become 0). Last wins.
+ * Faults: BAD_BEHAVIOR, STATE_TOO_LONG. */
+void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *state);
+
+/* Abort the transaction with a program-chosen code. Does not return. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noreturn))
+#endif
+void am_fail(am_ctx *ctx, am_word code);
+
+/* Variadic conveniences: AM_SEND(ctx, to, w0, w1, ...) etc. (at least one
+ * word; use am_send(ctx, to, 0, 0) for an empty message). */
+#define AM_NWORDS_(...) ((uint32_t)(sizeof((const am_word[]){__VA_ARGS__}) / sizeof(am_word)))
+#define AM_SEND(ctx, to, ...) \
+    am_send((ctx), (to), AM_NWORDS_(__VA_ARGS__), (const am_word[]){__VA_ARGS__})
+#define AM_CREATE(ctx, beh, ...) \
+    am_create((ctx), (beh), AM_NWORDS_(__VA_ARGS__), (const am_word[]){__VA_ARGS__})
+#define AM_BECOME(ctx, beh, ...) \
+    am_become((ctx), (beh), AM_NWORDS_(__VA_ARGS__), (const am_word[]){__VA_ARGS__})
+
+/* ---- the console device actor -------------------------------------------
+ * Printing is a SEND to AM_CONSOLE, hence transactional: an aborted behavior
+ * prints nothing. Message formats (word 0 is the kind):
+ *   [AM_CON_TEXT | nbytes<<8, w1..w7]  up to 28 bytes, packed little-endian
+ *   [AM_CON_INT, v]                    v as a signed decimal
+ *   [AM_CON_UINT, v]                   v as an unsigned decimal
+ *   [AM_CON_HEX, v]                    v as 8 lowercase hex digits
+ * Any other message is printed as "<console: bad message ...>" (never lost).
+ * The helpers below split text into as many sends as needed (each counts
+ * against the per-transaction send bound). */
+#define AM_CON_TEXT 1u
+#define AM_CON_INT  2u
+#define AM_CON_UINT 3u
+#define AM_CON_HEX  4u
+#define AM_CON_TEXT_MAX 28u
+
+void am_print(am_ctx *ctx, const char *text);
+void am_print_int(am_ctx *ctx, int32_t v);
+void am_print_uint(am_ctx *ctx, uint32_t v);
+void am_print_hex(am_ctx *ctx, uint32_t v);
+
+/* ---- fault causes ---------------------------------------------------------
+ * Shared by the reference runtime and the hardware (the numbers appear in
+ * fault records, traces and the actor unit's registers). docs/semantics.md. */
+enum am_fault {
+    AM_FAULT_NONE             = 0,
+    AM_FAULT_FAIL             = 1,  /* am_fail(code) */
+    AM_FAULT_BAD_REF          = 2,  /* SEND to a never-valid or stale ref */
+    AM_FAULT_BAD_BEHAVIOR     = 3,  /* CREATE/BECOME with an unknown id */
+    AM_FAULT_MSG_TOO_LONG     = 4,  /* SEND with n > message bound */
+    AM_FAULT_STATE_TOO_LONG   = 5,  /* CREATE/BECOME with n > state bound */
+    AM_FAULT_TOO_MANY_SENDS   = 6,  /* more sends than the per-txn bound */
+    AM_FAULT_TOO_MANY_CREATES = 7,  /* more creates than the per-txn bound */
+    AM_FAULT_TABLE_FULL       = 8,  /* CREATE with no free actor slot */
+    AM_FAULT_QUEUE_FULL       = 9,  /* commit would overflow the queue */
+    AM_FAULT_DEAD_TARGET      = 10, /* dispatched event's target not live */
+    AM_FAULT_TRAP_ILLEGAL     = 11, /* firmware: illegal instruction */
+    AM_FAULT_TRAP_MISALIGNED  = 12, /* firmware: misaligned load/store */
+    AM_FAULT_TRAP_BUS         = 13, /* firmware: access outside memory */
+    AM_FAULT_TRAP_EBREAK      = 14, /* firmware: ebreak */
+    AM_FAULT_WATCHDOG         = 15, /* per-dispatch cycle budget exceeded */
+    AM_FAULT_COUNT_
+};
+const char *am_fault_name(uint32_t cause); /* "FAIL", "BAD_REF", ... */
+
+/* ---- built-in behaviors ---------------------------------------------------
+ * Ids 0..AM_BEH_FIRST_USER-1 are provided by each binding (host runtime,
+ * firmware); programs' behaviors follow, in the order of the program's
+ * behavior table (see programs/behaviors.def). */
+#define AM_BEH_CONSOLE    0u  /* the console device */
+#define AM_BEH_SINK       1u  /* accepts and ignores every message */
+#define AM_BEH_ASK        2u  /* one-shot customer of a host am_ask() */
+#define AM_BEH_FIRST_USER 3u
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AM_H */

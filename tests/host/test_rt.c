@@ -1,0 +1,546 @@
+/*
+ * test_rt.c — the reference runtime against docs/semantics.md: commit and
+ * abort, every bound, references, determinism, the trace format, counters,
+ * ASK, and host-API errors. Behaviors here are test-only, with their own
+ * behavior table (ids 0..2 are the runtime's built-ins).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "am_rt.h"
+#include "t.h"
+
+void am_builtin_console(am_ctx *ctx);
+void am_builtin_sink(am_ctx *ctx);
+void am_builtin_ask(am_ctx *ctx);
+
+/* ---- test behaviors ------------------------------------------------------ */
+
+enum { B_ECHO = AM_BEH_FIRST_USER, B_COUNTER, B_SPAWNER, B_FAILER, B_OP, B_PRINTER,
+       B_SILENT, B_TWICE, NBEH };
+
+/* [cust, x...] -> cust gets [x...] */
+static void echo_beh(am_ctx *ctx)
+{
+    am_word w[AM_MAX_MSG_WORDS];
+    uint32_t n = am_msg_len(ctx);
+    if (n == 0) am_fail(ctx, 0xec0);
+    for (uint32_t i = 1; i < n; i++) w[i - 1] = am_msg(ctx, i);
+    am_send(ctx, am_msg(ctx, 0), n - 1, w);
+}
+
+/* state[0] += msg[0]; state[1] counts messages */
+static void counter_beh(am_ctx *ctx)
+{
+    AM_BECOME(ctx, B_COUNTER, am_state(ctx, 0) + am_msg(ctx, 0), am_state(ctx, 1) + 1);
+}
+
+/* [cust] -> creates a counter with state [7], sends its ref to cust */
+static void spawner_beh(am_ctx *ctx)
+{
+    am_ref c = AM_CREATE(ctx, B_COUNTER, 7);
+    AM_SEND(ctx, am_msg(ctx, 0), c);
+}
+
+/* stages a create, two sends (console, self), a become, then fails */
+static void failer_beh(am_ctx *ctx)
+{
+    am_ref c = AM_CREATE(ctx, B_COUNTER, 1, 2, 3);
+    AM_SEND(ctx, c, 5);
+    am_print(ctx, "never printed");
+    AM_BECOME(ctx, B_COUNTER, 99);
+    am_fail(ctx, 0x1234);
+}
+
+/* One operation per message, for the bound tests:
+ *   [0, n]        n sends of [i] to self's console...(to console: empty hex)
+ *   [1, n]        n creates
+ *   [2, len]      one send of len words to self? (to AM_CONSOLE)
+ *   [3, len]      become with len state words
+ *   [4, beh]      create with behavior beh
+ *   [5, beh]      become beh
+ *   [6, ref]      send [] to ref
+ *   [7, ref]      create one, then send to ref (ref may be the created one)
+ *   [8, n]        n sends of [] to self (queue pressure)
+ */
+static void op_beh(am_ctx *ctx)
+{
+    am_word zeros[AM_MAX_MSG_WORDS + 4] = {0};
+    uint32_t a = am_msg(ctx, 1);
+    switch (am_msg(ctx, 0)) {
+    case 0: for (uint32_t i = 0; i < a; i++) am_print_hex(ctx, i); break;
+    case 1: for (uint32_t i = 0; i < a; i++) AM_CREATE(ctx, B_COUNTER, i); break;
+    case 2: am_send(ctx, AM_CONSOLE, a, zeros); break;
+    case 3: am_become(ctx, B_OP, a, zeros); break;
+    case 4: am_create(ctx, a, 0, NULL); break;
+    case 5: am_become(ctx, a, 0, NULL); break;
+    case 6: am_send(ctx, a, 0, NULL); break;
+    case 7: { am_ref c = am_create(ctx, B_SILENT, 0, NULL);
+              am_send(ctx, a ? a : c, 0, NULL); break; }
+    case 8: for (uint32_t i = 0; i < a; i++) AM_SEND(ctx, am_self(ctx), 9, i); break;
+    case 9: break;
+    default: am_fail(ctx, 0xbad);
+    }
+}
+
+/* eight sends: exactly the default bound */
+static void printer_beh(am_ctx *ctx)
+{
+    am_print(ctx, "hello, ");
+    am_print(ctx, "a text longer than twenty-eight bytes, split in two.\n");
+    am_print_int(ctx, -42);
+    am_print(ctx, " ");
+    am_print_uint(ctx, 4000000000u);
+    am_print_hex(ctx, 0xdeadbeef);
+    AM_SEND(ctx, AM_CONSOLE, 77, 1, 2);   /* not a console format */
+}
+
+static void silent_beh(am_ctx *ctx) { (void)ctx; }
+
+/* replies twice to the customer */
+static void twice_beh(am_ctx *ctx)
+{
+    AM_SEND(ctx, am_msg(ctx, 0), 1);
+    AM_SEND(ctx, am_msg(ctx, 0), 2);
+}
+
+static const am_behavior_desc tab[NBEH] = {
+    { "CONSOLE", am_builtin_console }, { "SINK", am_builtin_sink }, { "ASK", am_builtin_ask },
+    { "ECHO", echo_beh }, { "COUNTER", counter_beh }, { "SPAWNER", spawner_beh },
+    { "FAILER", failer_beh }, { "OP", op_beh }, { "PRINTER", printer_beh },
+    { "SILENT", silent_beh }, { "TWICE", twice_beh },
+};
+
+/* ---- harness --------------------------------------------------------------- */
+
+typedef struct fixture {
+    am_rt *rt;
+    char out[4096];
+    size_t nout;
+    am_fault_record faults[16];
+    int nfaults;
+} fixture;
+
+static void cap_out(void *user, const char *p, size_t n)
+{
+    fixture *f = user;
+    if (f->nout + n < sizeof f->out) { memcpy(f->out + f->nout, p, n); f->nout += n; }
+    f->out[f->nout] = 0;
+}
+
+static void cap_fault(void *user, const am_fault_record *r)
+{
+    fixture *f = user;
+    if (f->nfaults < 16) f->faults[f->nfaults] = *r;
+    f->nfaults++;
+}
+
+static void setup(fixture *f, am_config *cfg_opt)
+{
+    am_config cfg;
+    if (cfg_opt) cfg = *cfg_opt; else am_config_default(&cfg);
+    cfg.behaviors = tab;
+    cfg.nbehaviors = NBEH;
+    cfg.on_output = cap_out;
+    cfg.on_fault = cap_fault;
+    cfg.user = f;
+    memset(f, 0, sizeof *f);
+    if (am_rt_new(&cfg, &f->rt) != AM_OK) { fprintf(stderr, "setup failed\n"); exit(2); }
+}
+
+static am_ref spawn(fixture *f, am_beh b)
+{
+    am_ref r = AM_NIL;
+    if (am_spawn(f->rt, b, 0, NULL, &r) != AM_OK) { fprintf(stderr, "spawn failed\n"); exit(2); }
+    return r;
+}
+
+static am_status op(fixture *f, am_ref a, am_word code, am_word arg)
+{
+    am_word m[2] = { code, arg };
+    am_status s = am_inject(f->rt, a, 2, m);
+    return s != AM_OK ? s : am_run(f->rt, 0);
+}
+
+static int last_cause(fixture *f)
+{
+    return f->nfaults ? (int)f->faults[(f->nfaults - 1) % 16].cause : 0;
+}
+
+/* ---- tests ------------------------------------------------------------------- */
+
+TEST(reset_state)
+{
+    fixture f; setup(&f, NULL);
+    am_counters c; am_get_counters(f.rt, &c);
+    CHECK_EQ(c.live, 1);
+    am_beh b;
+    CHECK_EQ(am_peek(f.rt, AM_CONSOLE, &b, NULL), AM_OK);
+    CHECK_EQ(b, AM_BEH_CONSOLE);
+    CHECK_EQ(am_peek(f.rt, AM_NIL, NULL, NULL), AM_E_BAD_REF);
+    CHECK_EQ(spawn(&f, B_ECHO), 0x00010001u);     /* slot 1, generation 1 */
+    CHECK_EQ(spawn(&f, B_ECHO), 0x00010002u);
+    am_rt_free(f.rt);
+}
+
+TEST(console_formats)
+{
+    fixture f; setup(&f, NULL);
+    am_ref p = spawn(&f, B_PRINTER);
+    CHECK_EQ(am_inject(f.rt, p, 0, NULL), AM_OK);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK_STR(f.out, "hello, a text longer than twenty-eight bytes, split in two.\n"
+                     "-42 4000000000deadbeef<console: bad message len=3 w0=0000004d>");
+    CHECK_EQ(f.nfaults, 0);
+    am_rt_free(f.rt);
+}
+
+TEST(fifo_order_and_commit)
+{
+    fixture f; setup(&f, NULL);
+    am_ref c = spawn(&f, B_COUNTER);
+    for (am_word i = 1; i <= 5; i++) CHECK_EQ(am_inject(f.rt, c, 1, &i), AM_OK);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    am_word st[AM_MAX_STATE_WORDS];
+    CHECK_EQ(am_peek(f.rt, c, NULL, st), AM_OK);
+    CHECK_EQ(st[0], 15);
+    CHECK_EQ(st[1], 5);
+    CHECK_EQ(st[2], 0);
+    am_counters k; am_get_counters(f.rt, &k);
+    CHECK_EQ(k.dispatches, 5);
+    CHECK_EQ(k.commits, 5);
+    CHECK_EQ(k.aborts, 0);
+    CHECK_EQ(k.queue_high_water, 5);
+    am_rt_free(f.rt);
+}
+
+TEST(create_becomes_live_at_commit)
+{
+    fixture f; setup(&f, NULL);
+    am_ref sp = spawn(&f, B_SPAWNER);
+    am_word reply[AM_MAX_MSG_WORDS]; uint32_t n;
+    CHECK_EQ(am_ask(f.rt, sp, 0, NULL, 0, reply, &n), AM_OK);
+    CHECK_EQ(n, 1);
+    am_beh b; am_word st[AM_MAX_STATE_WORDS];
+    CHECK_EQ(am_peek(f.rt, reply[0], &b, st), AM_OK);
+    CHECK_EQ(b, B_COUNTER);
+    CHECK_EQ(st[0], 7);
+    CHECK_EQ(st[1], 0);
+    am_rt_free(f.rt);
+}
+
+TEST(abort_leaves_no_trace)
+{
+    fixture f; setup(&f, NULL);
+    am_ref x = spawn(&f, B_FAILER);
+    am_counters before; am_get_counters(f.rt, &before);
+    am_word m[3] = { 10, 20, 30 };
+    CHECK_EQ(am_inject(f.rt, x, 3, m), AM_OK);
+    CHECK_EQ(am_step(f.rt), AM_OK);
+    am_counters after; am_get_counters(f.rt, &after);
+    CHECK_EQ(after.queue_len, 0);          /* no staged send reached the queue */
+    CHECK_EQ(after.live, before.live);     /* the created actor never lived */
+    CHECK_EQ(f.nout, 0);                   /* nothing printed */
+    am_beh b;
+    CHECK_EQ(am_peek(f.rt, x, &b, NULL), AM_OK);
+    CHECK_EQ(b, B_FAILER);                 /* the become was discarded */
+    CHECK_EQ(after.aborts, 1);
+    CHECK_EQ(after.commits, 0);
+    /* the fault record carries the whole event */
+    CHECK_EQ(f.nfaults, 1);
+    CHECK_EQ(f.faults[0].cause, AM_FAULT_FAIL);
+    CHECK_EQ(f.faults[0].code, 0x1234);
+    CHECK_EQ(f.faults[0].seq, 1);
+    CHECK_EQ(f.faults[0].target, x);
+    CHECK_EQ(f.faults[0].beh, B_FAILER);
+    CHECK_EQ(f.faults[0].len, 3);
+    CHECK_EQ(f.faults[0].msg[2], 30);
+    CHECK(am_last_fault(f.rt) != NULL);
+    /* the allocator was restored: the next actor gets the slot the aborted
+     * CREATE had, and the machine continues */
+    CHECK_EQ(spawn(&f, B_ECHO), 0x00010002u);
+    am_rt_free(f.rt);
+}
+
+TEST(forged_ref_to_aborted_create_is_bad_ref)
+{
+    fixture f; setup(&f, NULL);
+    am_ref x = spawn(&f, B_FAILER);        /* slot 1 */
+    am_ref o = spawn(&f, B_OP);            /* slot 2 */
+    CHECK_EQ(am_inject(f.rt, x, 0, NULL), AM_OK);
+    CHECK_EQ(am_step(f.rt), AM_OK);        /* created slot 3 gen 1, aborted */
+    CHECK_EQ(op(&f, o, 6, 0x00010003u), AM_OK);
+    CHECK_EQ(last_cause(&f), AM_FAULT_BAD_REF);
+    CHECK_EQ(op(&f, o, 6, AM_NIL), AM_OK);
+    CHECK_EQ(last_cause(&f), AM_FAULT_BAD_REF);
+    CHECK_EQ(op(&f, o, 6, 0x00020001u), AM_OK);   /* live slot, wrong generation */
+    CHECK_EQ(last_cause(&f), AM_FAULT_BAD_REF);
+    CHECK_EQ(op(&f, o, 6, 0x0001ffffu), AM_OK);   /* beyond the table */
+    CHECK_EQ(last_cause(&f), AM_FAULT_BAD_REF);
+    CHECK_EQ(f.nfaults, 5);
+    am_ref quiet = spawn(&f, B_SILENT);
+    CHECK_EQ(op(&f, o, 6, quiet), AM_OK);         /* a valid one commits */
+    CHECK_EQ(f.nfaults, 5);
+    CHECK_EQ(op(&f, o, 7, 0), AM_OK);             /* send to own fresh create */
+    CHECK_EQ(f.nfaults, 5);
+    CHECK_EQ(am_inject(f.rt, 0x00050001u, 0, NULL), AM_E_BAD_REF);
+    am_rt_free(f.rt);
+}
+
+TEST(every_bound_aborts_with_its_cause)
+{
+    fixture f; setup(&f, NULL);
+    am_ref o = spawn(&f, B_OP);
+    struct { am_word code, arg; int cause; } cases[] = {
+        { 0, 8, 0 }, { 0, 9, AM_FAULT_TOO_MANY_SENDS },
+        { 1, 4, 0 }, { 1, 5, AM_FAULT_TOO_MANY_CREATES },
+        { 2, 8, 0 }, { 2, 9, AM_FAULT_MSG_TOO_LONG },
+        { 3, 8, 0 }, { 3, 9, AM_FAULT_STATE_TOO_LONG },
+        { 4, NBEH - 1, 0 }, { 4, NBEH, AM_FAULT_BAD_BEHAVIOR },
+        { 5, NBEH, AM_FAULT_BAD_BEHAVIOR },
+        { 99, 0, AM_FAULT_FAIL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int before = f.nfaults;
+        CHECK_EQ(op(&f, o, cases[i].code, cases[i].arg), AM_OK);
+        if (cases[i].cause) {
+            CHECK_EQ(f.nfaults, before + 1);
+            CHECK_EQ(last_cause(&f), cases[i].cause);
+        } else {
+            CHECK_EQ(f.nfaults, before);
+        }
+        am_run(f.rt, 0);                  /* drain console output */
+    }
+    am_rt_free(f.rt);
+}
+
+TEST(table_full_at_create)
+{
+    am_config cfg; am_config_default(&cfg);
+    cfg.table_size = 5;                    /* console + 4 */
+    fixture f; setup(&f, &cfg);
+    am_ref o = spawn(&f, B_OP);
+    CHECK_EQ(op(&f, o, 1, 3), AM_OK);      /* fills the table */
+    CHECK_EQ(f.nfaults, 0);
+    CHECK_EQ(op(&f, o, 1, 1), AM_OK);
+    CHECK_EQ(last_cause(&f), AM_FAULT_TABLE_FULL);
+    CHECK_EQ(am_spawn(f.rt, B_ECHO, 0, NULL, NULL), AM_E_TABLE_FULL);
+    am_counters c; am_get_counters(f.rt, &c);
+    CHECK_EQ(c.live, 5);
+    am_rt_free(f.rt);
+}
+
+TEST(queue_full_at_commit_is_all_or_nothing)
+{
+    am_config cfg; am_config_default(&cfg);
+    cfg.queue_depth = 4;
+    fixture f; setup(&f, &cfg);
+    am_ref o = spawn(&f, B_OP);
+    am_ref s = spawn(&f, B_SILENT);
+    CHECK_EQ(am_inject(f.rt, s, 0, NULL), AM_OK);     /* 1 queued */
+    am_word m[2] = { 8, 4 };                          /* 4 sends: 1 + 4 > 4 */
+    CHECK_EQ(am_inject(f.rt, o, 2, m), AM_OK);
+    CHECK_EQ(am_step(f.rt), AM_OK);                   /* silent */
+    CHECK_EQ(am_step(f.rt), AM_OK);                   /* op: 0 queued + 4 fits */
+    CHECK_EQ(f.nfaults, 0);
+    am_counters c; am_get_counters(f.rt, &c);
+    CHECK_EQ(c.queue_len, 4);
+    CHECK_EQ(c.queue_high_water, 4);
+    /* each queued [9, i] is a no-op; now make one that does not fit */
+    CHECK_EQ(am_step(f.rt), AM_OK);                   /* 3 queued */
+    CHECK_EQ(am_inject(f.rt, o, 2, m), AM_OK);        /* 4 queued: full */
+    CHECK_EQ(am_inject(f.rt, o, 2, m), AM_E_QUEUE_FULL);
+    CHECK_EQ(am_step(f.rt), AM_OK);
+    CHECK_EQ(am_step(f.rt), AM_OK);
+    CHECK_EQ(am_step(f.rt), AM_OK);                   /* 1 queued: the [8,4] */
+    CHECK_EQ(am_inject(f.rt, s, 0, NULL), AM_OK);     /* 2 queued */
+    CHECK_EQ(am_step(f.rt), AM_OK);                   /* 1 + 4 > 4: abort */
+    CHECK_EQ(last_cause(&f), AM_FAULT_QUEUE_FULL);
+    am_get_counters(f.rt, &c);
+    CHECK_EQ(c.queue_len, 1);                         /* none of the 4 */
+    CHECK_EQ(f.faults[0].msg[0], 8);
+    am_rt_free(f.rt);
+}
+
+TEST(first_fault_wins)
+{
+    /* TOO_MANY_SENDS comes before a later FAIL could: the behavior stops */
+    fixture f; setup(&f, NULL);
+    am_ref o = spawn(&f, B_OP);
+    CHECK_EQ(op(&f, o, 0, 100), AM_OK);
+    CHECK_EQ(f.nfaults, 1);
+    CHECK_EQ(last_cause(&f), AM_FAULT_TOO_MANY_SENDS);
+    am_rt_free(f.rt);
+}
+
+static void run_program(char **buf, size_t *len)
+{
+    FILE *t = open_memstream(buf, len);
+    am_config cfg; am_config_default(&cfg);
+    cfg.trace = t;
+    fixture f; setup(&f, &cfg);
+    am_ref e = spawn(&f, B_ECHO), c = spawn(&f, B_COUNTER), sp = spawn(&f, B_SPAWNER);
+    am_ref x = spawn(&f, B_FAILER), p = spawn(&f, B_PRINTER);
+    for (am_word i = 0; i < 3; i++) {
+        am_word m[3] = { c, i, i * 7 };
+        am_inject(f.rt, e, 3, m);
+        am_inject(f.rt, sp, 1, &c);
+        am_inject(f.rt, x, 1, &i);
+    }
+    am_inject(f.rt, p, 0, NULL);
+    am_run(f.rt, 0);
+    am_rt_free(f.rt);
+    fclose(t);
+}
+
+TEST(deterministic_trace)
+{
+    char *a, *b; size_t na, nb;
+    run_program(&a, &na);
+    run_program(&b, &nb);
+    CHECK(na > 500);
+    CHECK_EQ(na, nb);
+    CHECK(memcmp(a, b, na) == 0);
+    free(a); free(b);
+}
+
+TEST(trace_format)
+{
+    char *buf; size_t len;
+    FILE *t = open_memstream(&buf, &len);
+    am_config cfg; am_config_default(&cfg);
+    cfg.trace = t;
+    fixture f; setup(&f, &cfg);
+    am_ref c = spawn(&f, B_COUNTER), sp = spawn(&f, B_SPAWNER), x = spawn(&f, B_FAILER);
+    am_word one = 1;
+    am_inject(f.rt, c, 1, &one);
+    am_inject(f.rt, sp, 1, &c);
+    am_inject(f.rt, x, 0, NULL);
+    am_run(f.rt, 0);
+    am_rt_free(f.rt);
+    fclose(t);
+    CHECK_STR(buf,
+        "000001 C 00010001 b4 [00000001] | become b4 [00000001 00000001]\n"
+        "000002 C 00010002 b5 [00010001] | new 00010004 b4 [00000007] | send 00010001 [00010004]\n"
+        "000003 A 00010003 b6 [] | fault FAIL 00001234\n"
+        "000004 C 00010001 b4 [00010004] | become b4 [00010005 00000002]\n");
+    free(buf);
+}
+
+TEST(ask)
+{
+    fixture f; setup(&f, NULL);
+    am_ref e = spawn(&f, B_ECHO);
+    am_word req[2] = { 5, 6 }, reply[AM_MAX_MSG_WORDS]; uint32_t n = 99;
+    CHECK_EQ(am_ask(f.rt, e, 2, req, 0, reply, &n), AM_OK);
+    CHECK_EQ(n, 2);
+    CHECK_EQ(reply[0], 5);
+    CHECK_EQ(reply[1], 6);
+    /* a target that never replies: the queue drains first */
+    am_ref s = spawn(&f, B_SILENT);
+    CHECK_EQ(am_ask(f.rt, s, 0, NULL, 0, reply, &n), AM_E_NO_REPLY);
+    /* budget */
+    am_ref c = spawn(&f, B_COUNTER);
+    CHECK_EQ(am_ask(f.rt, c, 0, NULL, 0, reply, &n), AM_E_NO_REPLY);
+    /* a second reply to a one-shot customer is accepted and ignored */
+    am_ref tw = spawn(&f, B_TWICE);
+    CHECK_EQ(am_ask(f.rt, tw, 0, NULL, 0, reply, &n), AM_OK);
+    CHECK_EQ(reply[0], 1);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK_EQ(f.nfaults, 0);
+    /* errors, nothing changed */
+    am_counters a, b;
+    am_get_counters(f.rt, &a);
+    am_word big[AM_MAX_MSG_WORDS] = {0};
+    CHECK_EQ(am_ask(f.rt, e, AM_MAX_MSG_WORDS, big, 0, reply, &n), AM_E_TOO_LONG);
+    CHECK_EQ(am_ask(f.rt, 0x00090009u, 0, NULL, 0, reply, &n), AM_E_BAD_REF);
+    am_get_counters(f.rt, &b);
+    CHECK_EQ(a.live, b.live);
+    CHECK_EQ(a.dispatches, b.dispatches);
+    am_rt_free(f.rt);
+}
+
+TEST(ask_budget)
+{
+    fixture f; setup(&f, NULL);
+    am_ref o = spawn(&f, B_OP);
+    am_word m[2] = { 8, 3 };
+    CHECK_EQ(am_inject(f.rt, o, 2, m), AM_OK);
+    am_ref e = spawn(&f, B_ECHO);
+    am_word reply[AM_MAX_MSG_WORDS];
+    CHECK_EQ(am_ask(f.rt, e, 0, NULL, 1, reply, NULL), AM_E_LIMIT);
+    CHECK_EQ(am_run(f.rt, 2), AM_E_LIMIT);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    am_rt_free(f.rt);
+}
+
+static am_rt *g_rt;
+static am_status g_inner;
+static void reentrant_beh(am_ctx *ctx) { (void)ctx; g_inner = am_step(g_rt); }
+
+TEST(host_api_inside_behavior_is_refused)
+{
+    am_behavior_desc t2[AM_BEH_FIRST_USER + 1];
+    memcpy(t2, tab, sizeof(am_behavior_desc) * AM_BEH_FIRST_USER);
+    t2[AM_BEH_FIRST_USER].name = "REENTRANT";
+    t2[AM_BEH_FIRST_USER].fn = reentrant_beh;
+    am_config cfg; am_config_default(&cfg);
+    cfg.behaviors = t2;
+    cfg.nbehaviors = AM_BEH_FIRST_USER + 1;
+    CHECK_EQ(am_rt_new(&cfg, &g_rt), AM_OK);
+    am_ref r;
+    CHECK_EQ(am_spawn(g_rt, AM_BEH_FIRST_USER, 0, NULL, &r), AM_OK);
+    CHECK_EQ(am_inject(g_rt, r, 0, NULL), AM_OK);
+    CHECK_EQ(am_inject(g_rt, r, 0, NULL), AM_OK);
+    CHECK_EQ(am_step(g_rt), AM_OK);
+    CHECK_EQ(g_inner, AM_E_REENTRANT);
+    am_counters c; am_get_counters(g_rt, &c);
+    CHECK_EQ(c.queue_len, 1);
+    am_rt_free(g_rt);
+}
+
+TEST(config_and_spawn_errors)
+{
+    am_config cfg; am_config_default(&cfg);
+    am_rt *rt;
+    cfg.msg_words = 9;
+    CHECK_EQ(am_rt_new(&cfg, &rt), AM_E_CONFIG);
+    am_config_default(&cfg); cfg.table_size = 1;
+    CHECK_EQ(am_rt_new(&cfg, &rt), AM_E_CONFIG);
+    am_config_default(&cfg); cfg.queue_depth = 0;
+    CHECK_EQ(am_rt_new(&cfg, &rt), AM_E_CONFIG);
+    am_config_default(&cfg); cfg.max_sends = 0;
+    CHECK_EQ(am_rt_new(&cfg, &rt), AM_E_CONFIG);
+    am_config_default(&cfg); cfg.state_words = 4;
+    CHECK_EQ(am_rt_new(&cfg, &rt), AM_OK);
+    am_word st[5] = {0};
+    CHECK_EQ(am_spawn(rt, 999, 0, NULL, NULL), AM_E_BAD_BEHAVIOR);
+    CHECK_EQ(am_spawn(rt, AM_BEH_SINK, 5, st, NULL), AM_E_TOO_LONG);
+    am_counters c; am_get_counters(rt, &c);
+    CHECK_EQ(c.live, 1);
+    CHECK_STR(am_strerror(AM_E_QUEUE_FULL), "event queue full");
+    CHECK_STR(am_fault_name(AM_FAULT_QUEUE_FULL), "QUEUE_FULL");
+    CHECK_STR(am_fault_name(1000), "UNKNOWN");
+    am_rt_free(rt);
+}
+
+TEST(counters_balance)
+{
+    char *a; size_t na;
+    run_program(&a, &na);
+    free(a);
+    fixture f; setup(&f, NULL);
+    am_ref o = spawn(&f, B_OP);
+    for (am_word i = 0; i < 12; i++) op(&f, o, i % 10, i);
+    am_run(f.rt, 0);
+    am_counters c; am_get_counters(f.rt, &c);
+    CHECK_EQ(c.dispatches, c.commits + c.aborts);
+    CHECK_EQ(c.faults, c.aborts);
+    CHECK_EQ((int)c.faults, f.nfaults);
+    CHECK_EQ(c.seq, c.dispatches);
+    am_rt_free(f.rt);
+}
+
+T_MAIN("host-rt")
