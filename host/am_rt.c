@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "am_console.h"
 #include "am_trace.h"
 
 #define SLOT_OF(ref) ((ref) & 0xffffu)
@@ -523,44 +524,12 @@ static void out_bytes(am_rt *rt, const char *p, size_t n)
     else fwrite(p, 1, n, stdout);
 }
 
-static size_t fmt_udec(char *buf, uint32_t v)
-{
-    char tmp[10];
-    size_t n = 0, i = 0;
-    do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v);
-    while (n) buf[i++] = tmp[--n];
-    return i;
-}
-
 void am_builtin_console(am_ctx *ctx);
 void am_builtin_console(am_ctx *ctx)
 {
+    char buf[AM_CONSOLE_LINE_MAX];
     am_rt *rt = ctx->rt;
-    char buf[64];
-    size_t n = 0;
-    uint32_t len = rt->cur.len;
-    am_word w0 = len ? rt->cur.msg[0] : 0;
-    am_word v = rt->cur.msg[1];
-    uint32_t kind = w0 & 0xffu;
-
-    if (len >= 1 && kind == AM_CON_TEXT && (w0 >> 8) <= (len - 1) * 4 &&
-        (w0 >> 8) <= AM_CON_TEXT_MAX) {
-        uint32_t nb = w0 >> 8;
-        for (uint32_t i = 0; i < nb; i++)
-            buf[n++] = (char)(rt->cur.msg[1 + i / 4] >> (8 * (i % 4)));
-    } else if (len == 2 && w0 == AM_CON_INT) {
-        if (v & 0x80000000u) { buf[n++] = '-'; v = ~v + 1u; }
-        n += fmt_udec(buf + n, v);
-    } else if (len == 2 && w0 == AM_CON_UINT) {
-        n += fmt_udec(buf, v);
-    } else if (len == 2 && w0 == AM_CON_HEX) {
-        for (int i = 7; i >= 0; i--)
-            buf[n++] = "0123456789abcdef"[(v >> (4 * i)) & 15];
-    } else {
-        n = (size_t)snprintf(buf, sizeof buf, "<console: bad message len=%u w0=%08x>",
-                             (unsigned)len, (unsigned)w0);
-    }
-    out_bytes(rt, buf, n);
+    out_bytes(rt, buf, am_console_format(rt->cur.len, rt->cur.msg, buf));
 }
 
 void am_builtin_sink(am_ctx *ctx);

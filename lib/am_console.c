@@ -1,0 +1,53 @@
+/*
+ * am_console.c — console message formatting (see am_console.h).
+ */
+#include "am_console.h"
+
+static uint32_t put_udec(char *buf, uint32_t v)
+{
+    char tmp[10];
+    uint32_t n = 0, i = 0;
+    do { tmp[n++] = (char)('0' + v % 10u); v /= 10u; } while (v);
+    while (n) buf[i++] = tmp[--n];
+    return i;
+}
+
+static uint32_t put_hex(char *buf, uint32_t v)
+{
+    for (int i = 7; i >= 0; i--) buf[7 - i] = "0123456789abcdef"[(v >> (4 * i)) & 15u];
+    return 8;
+}
+
+static uint32_t put_str(char *buf, const char *s)
+{
+    uint32_t n = 0;
+    while (s[n]) { buf[n] = s[n]; n++; }
+    return n;
+}
+
+uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf)
+{
+    am_word w0 = len ? msg[0] : 0;
+    am_word v = len > 1 ? msg[1] : 0;
+    uint32_t nb = w0 >> 8, n = 0;
+
+    if (len >= 1 && (w0 & 0xffu) == AM_CON_TEXT && nb <= (len - 1) * 4 &&
+        nb <= AM_CON_TEXT_MAX) {
+        for (uint32_t i = 0; i < nb; i++)
+            buf[n++] = (char)(msg[1 + i / 4] >> (8 * (i % 4)));
+    } else if (len == 2 && w0 == AM_CON_INT) {
+        if (v & 0x80000000u) { buf[n++] = '-'; v = ~v + 1u; }
+        n += put_udec(buf + n, v);
+    } else if (len == 2 && w0 == AM_CON_UINT) {
+        n = put_udec(buf, v);
+    } else if (len == 2 && w0 == AM_CON_HEX) {
+        n = put_hex(buf, v);
+    } else {
+        n = put_str(buf, "<console: bad message len=");
+        n += put_udec(buf + n, len);
+        n += put_str(buf + n, " w0=");
+        n += put_hex(buf + n, w0);
+        buf[n++] = '>';
+    }
+    return n;
+}

@@ -1,0 +1,18 @@
+/*
+ * am_console.h — the console device's message formats turned into bytes.
+ * Target-independent (no libc), shared by the host runtime's console and the
+ * firmware's, so both print exactly the same bytes for the same message.
+ */
+#ifndef AM_CONSOLE_H
+#define AM_CONSOLE_H
+
+#include "am.h"
+
+#define AM_CONSOLE_LINE_MAX 64u
+
+/* Format one console message (formats in am.h) into buf (at least
+ * AM_CONSOLE_LINE_MAX bytes, not NUL-terminated); returns the byte count.
+ * A message in no known format prints "<console: bad message len=N w0=XXXXXXXX>". */
+uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf);
+
+#endif /* AM_CONSOLE_H */

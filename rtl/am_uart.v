@@ -1,0 +1,168 @@
+// am_uart — 8N1 serial port for the console device and host links.
+//
+// Owns: a transmit shift register with a one-byte holding register, a
+// receiver with a 2-flop synchroniser and mid-bit sampling, a one-byte
+// receive buffer, and the error counters.
+//
+// Bus (word registers, byte offset on addr_i[3:2]):
+//   0x0 TXDATA  W  byte to send. The write waits (ready_o low) while the
+//                  holding register is full, so firmware never polls and no
+//                  byte is ever dropped on transmit.
+//   0x4 RXDATA  R  bit 8 = valid, bits 7:0 = the oldest received byte; a
+//                  read with valid set consumes it.
+//   0x8 STATUS  R  bit 0 tx busy, bit 1 rx valid, [15:8] framing errors
+//                  (saturating), [23:16] overruns (saturating).
+//   0xC DIV     RW clock cycles per bit (reset: DIV parameter).
+// Promises: a byte whose stop bit is 0 is not delivered but counted as a
+// framing error; a byte arriving while the buffer is full is not delivered but
+// counted as an overrun — both visible in STATUS, never silently lost.
+// tx_strobe_o/tx_byte_o pulse when a byte is accepted for transmission (the
+// simulation testbench reads the console there).
+`default_nettype none
+
+module am_uart #(
+  parameter integer DIV = 104  // cycles per bit at reset (12 MHz / 115200)
+) (
+  input  wire        clk_i,
+  input  wire        rst_ni,
+  input  wire        valid_i,
+  output wire        ready_o,
+  input  wire [3:2]  addr_i,
+  input  wire [31:0] wdata_i,
+  input  wire        we_i,
+  output reg  [31:0] rdata_o,
+  output wire        tx_o,
+  input  wire        rx_i,
+  output wire        tx_strobe_o,
+  output wire [7:0]  tx_byte_o
+);
+  reg [15:0] div_q;
+  wire unused_wdata = ^wdata_i[31:16];  // registers are at most 16 bits wide
+
+  // ---- transmit -----------------------------------------------------------
+  reg        hold_full_q;
+  reg [7:0]  hold_q;
+  reg [9:0]  tx_shift_q;   // stop, data, start (LSB first)
+  reg [3:0]  tx_bits_q;    // bits left to shift out
+  reg [15:0] tx_cnt_q;
+  reg        tx_q;
+
+  wire wr_tx   = valid_i && we_i && addr_i == 2'd0;
+  wire tx_take = wr_tx && !hold_full_q;
+  assign tx_strobe_o = tx_take;
+  assign tx_byte_o   = wdata_i[7:0];
+  assign tx_o        = tx_q;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      hold_full_q <= 1'b0;
+      hold_q      <= 8'd0;
+      tx_shift_q  <= 10'h3ff;
+      tx_bits_q   <= 4'd0;
+      tx_cnt_q    <= 16'd0;
+      tx_q        <= 1'b1;
+    end else begin
+      if (tx_take) begin
+        hold_full_q <= 1'b1;
+        hold_q      <= wdata_i[7:0];
+      end
+      if (tx_bits_q == 4'd0) begin
+        tx_q <= 1'b1;
+        if (hold_full_q) begin
+          tx_shift_q  <= {1'b1, hold_q, 1'b0};
+          tx_bits_q   <= 4'd10;
+          tx_cnt_q    <= 16'd0;
+          hold_full_q <= 1'b0;
+        end
+      end else begin
+        tx_q <= tx_shift_q[0];
+        if (tx_cnt_q == div_q - 16'd1) begin
+          tx_cnt_q   <= 16'd0;
+          tx_shift_q <= {1'b1, tx_shift_q[9:1]};
+          tx_bits_q  <= tx_bits_q - 4'd1;
+        end else begin
+          tx_cnt_q <= tx_cnt_q + 16'd1;
+        end
+      end
+    end
+  end
+
+  // ---- receive ----------------------------------------------------------------
+  reg [2:0]  rx_sync_q;
+  reg        rx_busy_q;
+  reg [15:0] rx_cnt_q;
+  reg [3:0]  rx_bit_q;     // 0 = start bit, 1..8 data, 9 stop
+  reg [7:0]  rx_shift_q;
+  reg        rx_valid_q;
+  reg [7:0]  rx_data_q;
+  reg [7:0]  frame_err_q, overrun_q;
+
+  wire rx_s     = rx_sync_q[2];
+  wire rd_rx    = valid_i && !we_i && addr_i == 2'd1;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rx_sync_q   <= 3'b111;
+      rx_busy_q   <= 1'b0;
+      rx_cnt_q    <= 16'd0;
+      rx_bit_q    <= 4'd0;
+      rx_shift_q  <= 8'd0;
+      rx_valid_q  <= 1'b0;
+      rx_data_q   <= 8'd0;
+      frame_err_q <= 8'd0;
+      overrun_q   <= 8'd0;
+    end else begin
+      rx_sync_q <= {rx_sync_q[1:0], rx_i};
+      if (rd_rx && rx_valid_q) rx_valid_q <= 1'b0;
+      if (!rx_busy_q) begin
+        if (!rx_s) begin                    // falling edge: start bit
+          rx_busy_q <= 1'b1;
+          rx_cnt_q  <= {1'b0, div_q[15:1]}; // sample mid-bit
+          rx_bit_q  <= 4'd0;
+        end
+      end else if (rx_cnt_q != 16'd0) begin
+        rx_cnt_q <= rx_cnt_q - 16'd1;
+      end else begin
+        rx_cnt_q <= div_q - 16'd1;
+        if (rx_bit_q == 4'd0) begin
+          if (rx_s) rx_busy_q <= 1'b0;      // glitch, not a start bit
+          else      rx_bit_q  <= 4'd1;
+        end else if (rx_bit_q != 4'd9) begin
+          rx_shift_q <= {rx_s, rx_shift_q[7:1]};
+          rx_bit_q   <= rx_bit_q + 4'd1;
+        end else begin
+          rx_busy_q <= 1'b0;
+          if (!rx_s) begin
+            if (frame_err_q != 8'hff) frame_err_q <= frame_err_q + 8'd1;
+          end else if (rx_valid_q && !(rd_rx)) begin
+            if (overrun_q != 8'hff) overrun_q <= overrun_q + 8'd1;
+          end else begin
+            rx_valid_q <= 1'b1;
+            rx_data_q  <= rx_shift_q;
+          end
+        end
+      end
+    end
+  end
+
+  // ---- bus ---------------------------------------------------------------------
+  always @(posedge clk_i) begin
+    if (!rst_ni) div_q <= DIV[15:0];
+    else if (valid_i && we_i && addr_i == 2'd3) div_q <= (wdata_i[15:0] < 16'd2) ? 16'd2 : wdata_i[15:0];
+  end
+
+  always @(*) begin
+    case (addr_i)
+      2'd1:    rdata_o = {23'd0, rx_valid_q, rx_data_q};
+      2'd2:    rdata_o = {8'd0, overrun_q, frame_err_q, 6'd0, rx_valid_q,
+                          hold_full_q || tx_bits_q != 4'd0};
+      2'd3:    rdata_o = {16'd0, div_q};
+      default: rdata_o = 32'd0;
+    endcase
+  end
+
+  // A TXDATA write waits for the holding register; everything else is immediate.
+  assign ready_o = valid_i && (!wr_tx || !hold_full_q);
+endmodule
+
+`default_nettype wire
