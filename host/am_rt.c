@@ -82,6 +82,7 @@ struct am_rt {
     uint32_t ask_len;
     am_word ask_reply[AM_MAX_MSG_WORDS];
 
+    int tracing;              /* trace file or callback set */
     am_trace_buf tbuf;
 };
 
@@ -181,6 +182,7 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->nlive = 1;
     rt->next = 1;
     rt->ask_next_ticket = 1;
+    rt->tracing = cfg.trace != NULL || cfg.on_trace != NULL;
     *out = rt;
     return AM_OK;
 }
@@ -378,6 +380,7 @@ static void trace_txn(am_rt *rt, int committed)
         am_trace_fault(b, rt->fault_cause, rt->fault_code);
     }
     am_trace_end(b, rt->cfg.trace);
+    if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
 }
 
 static void do_abort(am_rt *rt)
@@ -395,12 +398,14 @@ static void do_abort(am_rt *rt)
     r->len = rt->cur.len;
     memcpy(r->msg, rt->cur.msg, sizeof r->msg);
     rt->have_fault = 1;
-    if (rt->cfg.trace) trace_txn(rt, 0);
+    if (rt->tracing) trace_txn(rt, 0);
     if (rt->cfg.on_fault) rt->cfg.on_fault(rt->cfg.user, r);
 }
 
 static void do_commit(am_rt *rt)
 {
+    if (rt->seq == rt->cfg.test_perturb_seq && rt->nsends > 0)
+        rt->sends[0].msg[0] ^= 1u;
     for (uint32_t i = 0; i < rt->ncreates; i++) {
         const staged_create *c = &rt->creates[i];
         make_live(rt, c->ref, c->beh, c->n, c->state);
@@ -415,7 +420,7 @@ static void do_commit(am_rt *rt)
         enqueue(rt, &rt->sends[i]);
     update_hwm(rt);
     rt->commits++;
-    if (rt->cfg.trace) trace_txn(rt, 1);
+    if (rt->tracing) trace_txn(rt, 1);
 }
 
 am_status am_step(am_rt *rt)

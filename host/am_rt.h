@@ -60,6 +60,7 @@ typedef struct am_rt am_rt;
 
 typedef void (*am_fault_fn)(void *user, const am_fault_record *rec);
 typedef void (*am_output_fn)(void *user, const char *bytes, size_t n);
+typedef void (*am_trace_fn)(void *user, const char *line, size_t n);
 
 typedef struct am_config {
     uint32_t table_size;   /* actor slots incl. the console (2..65536) */
@@ -73,9 +74,14 @@ typedef struct am_config {
     const am_behavior_desc *behaviors;
     uint32_t nbehaviors;
     FILE *trace;           /* one line per transaction, or NULL (default) */
+    am_trace_fn on_trace;  /* the same lines to a callback (NULL: none) */
     am_output_fn on_output;/* console bytes (NULL: stdout) */
     am_fault_fn on_fault;  /* fault records (NULL: kept for am_last_fault) */
-    void *user;            /* passed to on_output / on_fault */
+    void *user;            /* passed to on_output / on_fault / on_trace */
+    /* Test-only: when non-zero, the transaction with this sequence number
+     * has its first staged send's first word flipped (bit 0) before commit
+     * -- a deliberate divergence that the lockstep checker must catch. */
+    uint64_t test_perturb_seq;
 } am_config;
 
 /* Defaults: the hardware's default parameters (docs/actor-unit.md). */

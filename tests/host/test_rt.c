@@ -543,4 +543,33 @@ TEST(counters_balance)
     am_rt_free(f.rt);
 }
 
+static char g_lines[4096];
+static void cap_trace(void *user, const char *line, size_t n)
+{
+    (void)user;
+    size_t k = strlen(g_lines);
+    if (k + n < sizeof g_lines) memcpy(g_lines + k, line, n);
+}
+
+TEST(trace_callback_and_test_perturbation)
+{
+    am_config cfg; am_config_default(&cfg);
+    cfg.on_trace = cap_trace;
+    cfg.test_perturb_seq = 2;
+    fixture f; setup(&f, &cfg);
+    g_lines[0] = 0;
+    am_ref e = spawn(&f, B_ECHO), s = spawn(&f, B_SILENT);
+    am_word m[2] = { s, 0x10 };
+    CHECK_EQ(am_inject(f.rt, e, 2, m), AM_OK);
+    CHECK_EQ(am_inject(f.rt, e, 2, m), AM_OK);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    /* seq 2's send carries 0x11 instead of 0x10: the perturbation */
+    CHECK_STR(g_lines,
+        "000001 C 00010001 b3 [00010002 00000010] | send 00010002 [00000010]\n"
+        "000002 C 00010001 b3 [00010002 00000010] | send 00010002 [00000011]\n"
+        "000003 C 00010002 b9 [00000010]\n"
+        "000004 C 00010002 b9 [00000011]\n");
+    am_rt_free(f.rt);
+}
+
 T_MAIN("host-rt")
