@@ -1,0 +1,199 @@
+/*
+ * test_demos.c — every demo of demos/demos.def, run the way am-run runs it
+ * (boot actor with empty state, one empty message, run to quiescence):
+ * exact console output, no faults, well within the hardware bounds, and
+ * deterministic (two runs: same output, same counters).
+ */
+#include "lt.h"
+
+typedef struct demo { const char *name; am_beh boot; const char *what; } demo;
+static const demo demos[] = {
+#define AM_DEMO(name, boot, what) { name, boot, what },
+#include "../../demos/demos.def"
+#undef AM_DEMO
+};
+#define NDEMOS ((int)(sizeof demos / sizeof demos[0]))
+
+static const struct { const char *name, *out; } expected[] = {
+    { "fault",
+      "fault: sending 0 (fails), 1\n"
+      "fault: message 1 committed\n" },
+    { "cell",
+      "cell: write 5 -> ok\n"
+      "cell: read -> 5\n"
+      "cell: cas 5->7 -> old 5 (swapped)\n"
+      "cell: cas 5->9 -> old 7 (kept)\n"
+      "cell: read -> 7\n" },
+    { "counter-unsafe",
+      "counter-unsafe: add 1 -> 1\n"
+      "counter-unsafe: add 10 -> 10\n"
+      "counter-unsafe: add 100 -> 100\n"
+      "counter-unsafe: final 100, lost update (expected 111)\n" },
+    { "counter-serialized",
+      "counter-serialized: add 1 -> 1\n"
+      "counter-serialized: add 10 -> 11\n"
+      "counter-serialized: add 100 -> 111\n"
+      "counter-serialized: final 111, no lost update\n" },
+    { "serializer",
+      "serializer: direct -> 3\n"
+      "serializer: direct -> 2\n"
+      "serializer: direct -> 1\n"
+      "serializer: serialized -> 1\n"
+      "serializer: serialized -> 2\n"
+      "serializer: serialized -> 3\n"
+      "serializer: answers in request order\n" },
+    { "queue",
+      "queue: put 10 -> ok\n"
+      "queue: put 20 -> ok\n"
+      "queue: take -> 10\n"
+      "queue: put 30 -> ok\n"
+      "queue: take -> 20\n"
+      "queue: take -> 30\n"
+      "queue: take -> empty\n" },
+    { "lazy",
+      "lazy: read -> 42\n"
+      "lazy: write 7 -> ok\n"
+      "lazy: read -> 7\n"
+      "lazy: write 8 -> ok\n"
+      "lazy: one target served all\n"
+      "lazy: read -> 8\n" },
+    { "bank",
+      "bank: before A = 100\n"
+      "bank: before B = 50\n"
+      "bank: before C = 0\n"
+      "bank: total before = 150\n"
+      "bank: transfer C->A 500: insufficient funds\n"
+      "bank: transfer A->B 30: ok\n"
+      "bank: transfer B->C 40: ok\n"
+      "bank: after A = 70\n"
+      "bank: after B = 40\n"
+      "bank: after C = 40\n"
+      "bank: total after = 150 (conserved)\n"
+      "bank: log A: deposit 100, balance 100\n"
+      "bank: log A: withdraw 30, balance 70\n"
+      "bank: log B: deposit 50, balance 50\n"
+      "bank: log B: withdraw 40, balance 10\n"
+      "bank: log B: deposit 30, balance 40\n"
+      "bank: log C: refused withdraw 500, balance 0\n"
+      "bank: log C: deposit 40, balance 40\n" },
+    { "beta",
+      "beta: continuation saved 100, got 5\n"
+      "beta: join of 2 reads, sum 12\n" },
+};
+#define NEXPECTED ((int)(sizeof expected / sizeof expected[0]))
+
+static char run_out[LT_OUT_SIZE];
+
+/* Run one demo like am-run; output in run_out, counters in *c. */
+static am_status run_demo(am_beh boot, am_counters *c)
+{
+    am_rt *rt = lt_new();
+    am_ref b = AM_NIL;
+    am_status s = am_spawn(rt, boot, 0, NULL, &b);
+    if (s == AM_OK) s = am_inject(rt, b, 0, NULL);
+    if (s == AM_OK) s = am_run(rt, 1000000);
+    am_get_counters(rt, c);
+    memcpy(run_out, lt_out, lt_nout + 1);
+    lt_free(rt);
+    return s;
+}
+
+static const demo *find_demo(const char *name)
+{
+    for (int i = 0; i < NDEMOS; i++)
+        if (strcmp(demos[i].name, name) == 0) return &demos[i];
+    return NULL;
+}
+
+TEST(every_demo_has_an_expected_output)
+{
+    CHECK_EQ(NDEMOS, NEXPECTED);
+    for (int i = 0; i < NEXPECTED; i++)
+        CHECK(find_demo(expected[i].name) != NULL);
+    static const char *required[] = { "serializer", "counter-unsafe", "counter-serialized",
+                                      "queue", "lazy", "bank", "cell", "beta" };
+    for (int i = 0; i < 8; i++)
+        CHECK(find_demo(required[i]) != NULL);
+}
+
+#define DEMO_TEST(ident, dname)                                             \
+    TEST(demo_##ident)                                                      \
+    {                                                                       \
+        const demo *d = find_demo(dname);                                   \
+        CHECK(d != NULL);                                                   \
+        const char *want = NULL;                                            \
+        for (int i = 0; i < NEXPECTED; i++)                                 \
+            if (strcmp(expected[i].name, dname) == 0) want = expected[i].out; \
+        CHECK(want != NULL);                                                \
+        am_counters c;                                                      \
+        CHECK_EQ(run_demo(d->boot, &c), AM_OK);                             \
+        CHECK_STR(run_out, want);                                           \
+        CHECK_EQ(lt_nfaults, 0);                                            \
+        CHECK_EQ(c.faults, 0);                                              \
+        CHECK_EQ(c.aborts, 0);                                              \
+        CHECK_EQ(c.queue_len, 0);                                           \
+        CHECK(c.queue_high_water <= 32);   /* half the hardware queue */    \
+        CHECK(c.live <= 64);               /* half the hardware table */    \
+    }
+
+DEMO_TEST(cell, "cell")
+DEMO_TEST(counter_unsafe, "counter-unsafe")
+DEMO_TEST(counter_serialized, "counter-serialized")
+DEMO_TEST(serializer, "serializer")
+DEMO_TEST(queue, "queue")
+DEMO_TEST(lazy, "lazy")
+DEMO_TEST(bank, "bank")
+DEMO_TEST(beta, "beta")
+
+TEST(demo_fault_leaves_only_the_fault_record)
+{
+    const demo *d = find_demo("fault");
+    CHECK(d != NULL);
+    am_counters c;
+    CHECK_EQ(run_demo(d->boot, &c), AM_OK);
+    CHECK_STR(run_out, expected[0].out);           /* no "NEVER PRINTED" */
+    CHECK_EQ(c.aborts, 1);
+    CHECK_EQ(c.commits, 4);
+    CHECK_EQ(c.live, 3);                           /* console, boot, fragile: no cell */
+    CHECK_EQ(c.dispatches, c.commits + c.aborts);
+    CHECK_EQ(lt_nfaults, 1);
+    CHECK_EQ(lt_faults[0].cause, AM_FAULT_FAIL);
+    CHECK_EQ(lt_faults[0].code, 0xF00D);
+    CHECK_EQ(lt_faults[0].beh, AMB_DEMO_FRAGILE);
+    CHECK_EQ(lt_faults[0].len, 1);
+    CHECK_EQ(lt_faults[0].msg[0], 0);
+}
+
+TEST(every_demo_is_deterministic)
+{
+    static char first[LT_OUT_SIZE];
+    for (int i = 0; i < NDEMOS; i++) {
+        am_counters c1, c2;
+        CHECK_EQ(run_demo(demos[i].boot, &c1), AM_OK);
+        memcpy(first, run_out, sizeof first);
+        CHECK_EQ(run_demo(demos[i].boot, &c2), AM_OK);
+        CHECK_STR(run_out, first);
+        CHECK(strlen(first) > 0);
+        CHECK_EQ(c1.dispatches, c2.dispatches);
+        CHECK_EQ(c1.commits, c2.commits);
+        CHECK_EQ(c1.seq, c2.seq);
+        CHECK_EQ(c1.live, c2.live);
+        CHECK_EQ(c1.queue_high_water, c2.queue_high_water);
+    }
+}
+
+TEST(demo_boot_rejects_a_stray_message)
+{
+    /* a finished script faults on anything else (documented code) */
+    am_rt *rt = lt_new();
+    am_ref b = LT_SPAWN0(rt, AMB_DEMO_CELL);
+    CHECK_EQ(am_inject(rt, b, 0, NULL), AM_OK);
+    CHECK_EQ(lt_run(rt), AM_OK);
+    size_t n0 = lt_nout;
+    LT_CHECK_FAULT(rt, b, AML_E_DEMO_UNEXPECTED, 1);
+    CHECK_EQ(lt_nout, n0);
+    CHECK_EQ(lt_faults[0].code, 0x0803);
+    lt_free(rt);
+}
+
+T_MAIN("lib-demos")
