@@ -1,0 +1,130 @@
+// am_actor_table — actor metadata, actor state and the slot allocator.
+//
+// Owns: the meta RAM (per slot: generation, live, pending, behavior id,
+// state length), the state RAM (STATE_WORDS x 32 bit per slot), the free
+// stack RAM and the allocator registers (stack pointer sp, bump pointer
+// next, and their transaction snapshot).
+//
+// Promises:
+// * Reset makes slot 0 the console (gen 1, live, behavior 0, no state words)
+//   by writing its meta word during reset, sp = 0, next = 1. No RAM needs
+//   clearing: a slot >= next has never been used since reset, which the
+//   table reports (meta_used_o = 0) together with the meta word, and the
+//   caller treats such slots as dead and their previous generation as 0.
+// * Allocation is deterministic: peek_slot_o is what alloc_i takes — the
+//   top of the free stack if it is non-empty, else next. peek_fresh_o = 1
+//   for a never-used slot. peek_ok_o = 0 when the table is full. After a
+//   pop or restore the stack top is re-read from RAM (ready_o low for one
+//   cycle); callers must not use peek_* while ready_o is low.
+// * snap_i records (sp, next); restore_i puts them back (abort).
+// * free_i pushes a slot on the free stack (the caller updates its meta).
+// * Meta and state RAMs: one registered read port and one write port each;
+//   read data appears the cycle after the address.
+`default_nettype none
+
+module am_actor_table #(
+  parameter integer SLOT_W      = 7,   // log2 of TABLE_SLOTS
+  parameter integer TABLE_SLOTS = 128, // <= 2^SLOT_W
+  parameter integer STATE_WORDS = 8,   // power of two, 2..8
+  parameter integer META_W      = 30
+) (
+  input  wire                 clk_i,
+  input  wire                 rst_ni,
+  // meta RAM
+  input  wire [SLOT_W-1:0]    meta_raddr_i,
+  output reg  [META_W-1:0]    meta_rdata_o,
+  output reg                  meta_used_o,   // read slot < next (at read time)
+  input  wire                 meta_we_i,
+  input  wire [SLOT_W-1:0]    meta_waddr_i,
+  input  wire [META_W-1:0]    meta_wdata_i,
+  // state RAM
+  input  wire [SLOT_W+SIW-1:0] st_raddr_i,
+  output reg  [31:0]          st_rdata_o,
+  input  wire                 st_we_i,
+  input  wire [SLOT_W+SIW-1:0] st_waddr_i,
+  input  wire [31:0]          st_wdata_i,
+  // allocator
+  output wire [SLOT_W-1:0]    peek_slot_o,
+  output wire                 peek_fresh_o,
+  output wire                 peek_ok_o,
+  output wire                 ready_o,
+  input  wire                 alloc_i,
+  input  wire                 snap_i,
+  input  wire                 restore_i,
+  input  wire                 free_i,
+  input  wire [SLOT_W-1:0]    free_slot_i
+);
+  localparam integer SIW = $clog2(STATE_WORDS);
+
+  (* ram_style = "block", no_rw_check *) reg [META_W-1:0] meta_q [0:(1<<SLOT_W)-1];
+  (* ram_style = "block", no_rw_check *) reg [31:0]       st_q   [0:(1<<(SLOT_W+SIW))-1];
+  (* ram_style = "block", no_rw_check *) reg [SLOT_W-1:0] stk_q  [0:(1<<SLOT_W)-1];
+
+  reg [SLOT_W:0] sp_q, next_q, snap_sp_q, snap_next_q;
+  reg [SLOT_W-1:0] top_q;
+  reg              top_ok_q;
+
+  wire stk_nonempty = (sp_q != {(SLOT_W+1){1'b0}});
+  assign peek_fresh_o = !stk_nonempty;
+  assign peek_slot_o  = stk_nonempty ? top_q : next_q[SLOT_W-1:0];
+  assign peek_ok_o    = stk_nonempty || (next_q < TABLE_SLOTS[SLOT_W:0]);
+  assign ready_o      = !stk_nonempty || top_ok_q;
+
+  wire sp_change = restore_i || free_i || (alloc_i && stk_nonempty);
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      sp_q        <= {(SLOT_W+1){1'b0}};
+      next_q      <= {{SLOT_W{1'b0}}, 1'b1};
+      snap_sp_q   <= {(SLOT_W+1){1'b0}};
+      snap_next_q <= {{SLOT_W{1'b0}}, 1'b1};
+    end else begin
+      if (snap_i) begin
+        snap_sp_q   <= sp_q;
+        snap_next_q <= next_q;
+      end
+      if (restore_i) begin
+        sp_q   <= snap_sp_q;
+        next_q <= snap_next_q;
+      end else if (free_i) begin
+        sp_q <= sp_q + 1'b1;
+      end else if (alloc_i) begin
+        if (stk_nonempty) sp_q <= sp_q - 1'b1;
+        else              next_q <= next_q + 1'b1;
+      end
+    end
+  end
+
+  // Free stack RAM; the top entry is re-read every cycle and is trusted one
+  // full cycle after the last change of sp.
+  wire [SLOT_W-1:0] top_idx = sp_q[SLOT_W-1:0] - 1'b1;
+  always @(posedge clk_i) begin
+    if (free_i) stk_q[sp_q[SLOT_W-1:0]] <= free_slot_i;
+    top_q <= stk_q[top_idx];
+  end
+  always @(posedge clk_i) begin
+    if (!rst_ni) top_ok_q <= 1'b0;
+    else         top_ok_q <= !sp_change;
+  end
+
+  // Meta RAM; the console's meta word is written during reset.
+  localparam [META_W-1:0] CONSOLE_META = {{(META_W-17){1'b0}}, 1'b1, 16'd1};
+  wire                we_m    = !rst_ni || meta_we_i;
+  wire [SLOT_W-1:0]   waddr_m = rst_ni ? meta_waddr_i : {SLOT_W{1'b0}};
+  wire [META_W-1:0]   wdata_m = rst_ni ? meta_wdata_i : CONSOLE_META;
+  always @(posedge clk_i) begin
+    if (we_m) meta_q[waddr_m] <= wdata_m;
+    meta_rdata_o <= meta_q[meta_raddr_i];
+  end
+  always @(posedge clk_i) begin
+    meta_used_o <= ({1'b0, meta_raddr_i} < next_q);
+  end
+
+  // State RAM.
+  always @(posedge clk_i) begin
+    if (st_we_i) st_q[st_waddr_i] <= st_wdata_i;
+    st_rdata_o <= st_q[st_raddr_i];
+  end
+endmodule
+
+`default_nettype wire

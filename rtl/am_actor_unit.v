@@ -1,0 +1,448 @@
+// am_actor_unit — the actor unit: event queue, actor table, transaction
+// staging and dispatch behind a PicoRV32 native memory interface.
+//
+// Owns: the register block (docs/actor-unit.md has the map), the external
+// operations (SPAWN, INJECT, FREE), the one-cycle reference/allocation
+// checks, the counters and the trace port. The queue, table, staging and
+// sequencer are submodules (am_event_queue, am_actor_table, am_txn,
+// am_dispatch).
+//
+// Promises:
+// * docs/semantics.md, exactly: check order and first fault wins (am_txn),
+//   deterministic allocation with abort restore (am_actor_table), FIFO
+//   dispatch order, atomic O(1) commit of the staged sends (am_event_queue).
+// * Bus: one access at a time; mem_addr_i[9:2] selects a 32-bit register,
+//   the caller decodes the unit's base address into mem_valid_i. Writes
+//   complete in the cycle they are presented (mem_ready_o combinational)
+//   unless the unit is busy; reads complete one cycle later. While the unit
+//   is busy (dispatching, finishing a transaction, resolving a reference or
+//   allocation check — always a bounded number of cycles) every access
+//   waits with mem_ready_o low.
+// * TRACE=1 adds the trace port (simulation); TRACE=0 ties it to zero.
+`default_nettype none
+
+module am_actor_unit #(
+  parameter integer TABLE_SLOTS     = 128, // actor slots (slot 0 = console)
+  parameter integer QUEUE_AW        = 6,   // 2^QUEUE_AW physical queue entries
+  parameter integer MSG_WORDS       = 8,   // 2, 4 or 8
+  parameter integer STATE_WORDS     = 8,   // 2, 4 or 8
+  parameter integer MAX_SENDS       = 8,   // per transaction, 1..15
+  parameter integer MAX_CREATES     = 4,   // per transaction, 2..15
+  parameter integer BEH_W           = 8,   // behavior id bits (BEH_COUNT <= 2^BEH_W)
+  parameter integer BEH_COUNT_RESET = 3,   // built-in behaviors valid from reset
+  parameter integer TRACE           = 0
+) (
+  input  wire                    clk_i,
+  input  wire                    rst_ni,
+  // PicoRV32 native memory interface (already decoded to this unit)
+  input  wire                    mem_valid_i,
+  output wire                    mem_ready_o,
+  input  wire [31:0]             mem_addr_i,
+  input  wire [31:0]             mem_wdata_i,
+  input  wire [3:0]              mem_wstrb_i,
+  output wire [31:0]             mem_rdata_o,
+  // trace port (TRACE=1)
+  output wire                    trace_valid_o,
+  output wire [3:0]              trace_kind_o,
+  output wire [31:0]             trace_seq_o,
+  output wire [31:0]             trace_ref_o,
+  output wire [31:0]             trace_beh_o,
+  output wire [3:0]              trace_len_o,
+  output wire [32*8-1:0]         trace_words_o,
+  output wire [3:0]              trace_cause_o,
+  output wire [31:0]             trace_code_o
+);
+  localparam integer SLOT_W = $clog2(TABLE_SLOTS);
+  localparam integer QDEPTH = (1 << QUEUE_AW) - 1;
+  localparam integer HDR_W  = 16 + SLOT_W + 4;
+  localparam integer META_W = 18 + BEH_W + 4;
+  localparam integer MIW    = $clog2(MSG_WORDS);
+  localparam integer SIW    = $clog2(STATE_WORDS);
+  localparam integer SW     = $clog2(MAX_SENDS + 1);
+  localparam integer CW     = $clog2(MAX_CREATES + 1);
+
+  // ext status codes
+  localparam [2:0] E_OK = 3'd0, E_BUSY = 3'd1, E_TABLE_FULL = 3'd2, E_QUEUE_FULL = 3'd3,
+                   E_BAD_REF = 3'd4, E_BAD_ARG = 3'd5;
+  // pending (second-cycle) operations
+  localparam [2:0] P_NONE = 3'd0, P_SEND = 3'd1, P_CREATE = 3'd2, P_INJECT = 3'd3,
+                   P_SPAWN = 3'd4, P_FREE = 3'd5;
+
+  // ---------------------------------------------------------------- wires
+  wire [QUEUE_AW-1:0] q_count, q_hwm, q_cur;
+  wire                q_empty, q_full;
+  wire [HDR_W-1:0]    q_hdr;
+  wire [31:0]         q_rdata;
+  wire [32*MSG_WORDS-1:0] q_trw;
+
+  wire [META_W-1:0]   meta_rdata;
+  wire                meta_used;
+  wire [31:0]         st_rdata;
+  wire [SLOT_W-1:0]   peek_slot;
+  wire                peek_fresh, peek_ok, tbl_ready;
+
+  wire [3:0]          cause;
+  wire [SW-1:0]       nsends;
+  wire [CW-1:0]       ncreates;
+  wire [$clog2(MAX_CREATES)-1:0] cre_idx;
+  wire [SLOT_W-1:0]   cre_slot;
+  wire                become;
+  wire [BEH_W-1:0]    become_beh;
+  wire [3:0]          become_n;
+  wire [31:0]         bw_rdata;
+  wire [SIW-1:0]      bw_ridx;
+  wire                send_go, create_go, become_go;
+
+  wire                d_owns, d_open, d_idle, d_disp, d_chk_ok, d_dead, d_end, d_commit;
+  wire [BEH_W-1:0]    d_chk_beh, d_beh;
+  wire [31:0]         d_seq;
+  wire [SLOT_W-1:0]   d_self_slot;
+  wire [15:0]         d_self_gen;
+  wire [3:0]          d_len, d_slen;
+  wire                d_pop, d_snap, d_restore, d_txn_clear;
+  wire [SLOT_W-1:0]   d_meta_raddr, d_meta_waddr;
+  wire                d_meta_we, d_st_we;
+  wire [META_W-1:0]   d_meta_wdata;
+  wire [SLOT_W+SIW-1:0] d_st_waddr;
+  wire [31:0]         d_st_wdata;
+
+  // ---------------------------------------------------------------- registers
+  reg                 run_q;
+  reg [BEH_W:0]       beh_count_q;
+  reg [2:0]           ext_q;
+  reg [16+SLOT_W-1:0] new_ref_q;      // {gen, slot}
+  reg [31:0]          cycles_q, commits_q, aborts_q;
+  reg [SLOT_W:0]      live_q;
+  reg [3:0]           last_cause_q;
+  reg                 rd_ready_q;
+  reg [31:0]          rdata_q;
+  reg [1:0]           rsel_q;         // 0 register, 1 message word, 2 state word
+  reg                 rmask_q;        // word index below length
+  // second cycle of a checked operation
+  reg [2:0]           p_op_q;
+  reg [15:0]          p_gen_q;
+  reg [SLOT_W-1:0]    p_slot_q;
+  reg                 p_inrange_q, p_fresh_q;
+  reg [BEH_W-1:0]     p_beh_q;
+  reg [3:0]           p_n_q;
+
+  // ---------------------------------------------------------------- bus
+  wire       wr      = |mem_wstrb_i;
+  wire [7:0] a       = mem_addr_i[9:2];
+  wire [3:0] a_n     = a[3:0];
+  wire       pending = (p_op_q != P_NONE);
+  wire       busy    = d_owns || pending || !tbl_ready || (d_idle && run_q && !q_empty);
+  wire       wr_acc  = mem_valid_i && wr && !busy;
+  wire       rd_acc  = mem_valid_i && !wr && !busy && !rd_ready_q;
+  assign mem_ready_o = wr_acc || rd_ready_q;
+
+  wire ext_free = d_idle && !run_q;                 // external operations allowed
+
+  wire w_send_w  = wr_acc && (a[7:3] == 5'h02);     // 0x040 SEND_W[i]
+  wire w_bec_w   = wr_acc && (a[7:3] == 5'h03);     // 0x060 BECOME_W[i]
+  wire w_new_st  = wr_acc && (a[7:3] == 5'h04);     // 0x080 NEW_STATE[i]
+  wire w_send    = wr_acc && (a[7:4] == 4'h3) && d_open;  // 0x0C0 SEND[n]
+  wire w_create  = wr_acc && (a[7:4] == 4'h4) && d_open;  // 0x100 CREATE[n]
+  wire w_become  = wr_acc && (a[7:4] == 4'h5) && d_open;  // 0x140 BECOME[n]
+  wire w_inject  = wr_acc && (a[7:4] == 4'h6);      // 0x180 INJECT[n]
+  wire w_spawn   = wr_acc && (a[7:4] == 4'h7);      // 0x1C0 SPAWN[n]
+  wire w_commit  = wr_acc && (a == 8'h80) && d_open;      // 0x200 COMMIT
+  wire w_abort   = wr_acc && (a[7:4] == 4'h9) && d_open;  // 0x240 ABORT[cause]
+  wire w_free    = wr_acc && (a == 8'h05);          // 0x014 FREE
+  wire w_ctrl    = wr_acc && (a == 8'h01);          // 0x004 CTRL
+  wire w_behcnt  = wr_acc && (a == 8'h02);          // 0x008 BEH_COUNT
+
+  // argument checks
+  wire [SLOT_W-1:0] w_slot   = mem_wdata_i[SLOT_W-1:0];
+  wire              w_inrange = (mem_wdata_i[15:SLOT_W] == 0) && ({1'b0, w_slot} < TABLE_SLOTS[SLOT_W:0]);
+  wire              w_beh_ok  = (mem_wdata_i[31:BEH_W] == 0) &&
+                                ({1'b0, mem_wdata_i[BEH_W-1:0]} < beh_count_q);
+  wire              w_msg_ok  = (a_n <= MSG_WORDS[3:0]);
+  wire              w_st_ok   = (a_n <= STATE_WORDS[3:0]);
+  wire [QUEUE_AW-1:0] nsends_q = {{(QUEUE_AW-SW){1'b0}}, nsends};
+  wire [QUEUE_AW:0] q_used    = {1'b0, q_count} + {1'b0, nsends_q};
+  wire              q_room    = (q_used < QDEPTH[QUEUE_AW:0]);        // one more staged send fits
+  wire              commit_ok = (cause == 4'd0) && (q_used <= QDEPTH[QUEUE_AW:0]);
+
+  wire inject_go = w_inject && ext_free && w_msg_ok && !q_full;
+  wire spawn_go  = w_spawn && ext_free && w_beh_ok && w_st_ok && peek_ok;
+  wire free_go   = w_free && ext_free;
+
+  // second cycle: reference and generation from the meta word read last cycle
+  wire [15:0] m_gen   = meta_rdata[15:0];
+  wire        m_live  = meta_rdata[16];
+  wire        m_pend  = meta_rdata[17];
+  wire        p_ref_ok = p_inrange_q && meta_used && (m_live || m_pend) && (m_gen == p_gen_q);
+  wire        p_live_ok = p_inrange_q && meta_used && m_live && (m_gen == p_gen_q);
+  wire [15:0] p_new_gen = p_fresh_q ? 16'd1 : ((m_gen == 16'hFFFF) ? 16'd1 : m_gen + 1'b1);
+  wire        t_send    = (p_op_q == P_SEND);
+  wire        t_create  = (p_op_q == P_CREATE);
+  wire        t_inject  = (p_op_q == P_INJECT);
+  wire        t_spawn   = (p_op_q == P_SPAWN);
+  wire        t_free    = (p_op_q == P_FREE);
+  wire        inject_ok = t_inject && p_live_ok;
+  wire        free_ok   = t_free && p_live_ok && (p_slot_q != {SLOT_W{1'b0}});
+
+  reg [META_W-1:0] new_meta;
+  always @(*) begin
+    new_meta = {META_W{1'b0}};
+    new_meta[18+BEH_W +: 4] = p_n_q;
+    new_meta[18 +: BEH_W]   = p_beh_q;
+    new_meta[17]            = t_create;   // pending until commit
+    new_meta[16]            = t_spawn;    // live at once
+    new_meta[15:0]          = p_new_gen;
+    if (t_free) begin
+      new_meta     = meta_rdata;
+      new_meta[16] = 1'b0;
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      p_op_q <= P_NONE;
+    end else begin
+      p_op_q <= send_go   ? P_SEND   :
+                create_go ? P_CREATE :
+                inject_go ? P_INJECT :
+                spawn_go  ? P_SPAWN  :
+                free_go   ? P_FREE   : P_NONE;
+    end
+  end
+  always @(posedge clk_i) begin
+    if (wr_acc) begin
+      p_gen_q     <= mem_wdata_i[31:16];
+      p_slot_q    <= (create_go || spawn_go) ? peek_slot : w_slot;
+      p_inrange_q <= w_inrange;
+      p_fresh_q   <= peek_fresh;
+      p_beh_q     <= mem_wdata_i[BEH_W-1:0];
+      p_n_q       <= a_n;
+    end
+  end
+
+  // ---------------------------------------------------------------- submodules
+  wire              hw_we   = (send_go && q_room) || inject_ok;
+  wire [QUEUE_AW-1:0] hw_off = inject_ok ? {QUEUE_AW{1'b0}} : nsends_q;
+  wire [HDR_W-1:0]  hw_data = inject_ok ? {p_gen_q, p_slot_q, p_n_q}
+                                        : {mem_wdata_i[31:16], w_slot, a_n};
+  wire              q_commit   = (w_commit && commit_ok) || inject_ok;
+  wire [QUEUE_AW-1:0] q_commit_n = inject_ok ? {{(QUEUE_AW-1){1'b0}}, 1'b1} : nsends_q;
+
+  am_event_queue #(.QAW(QUEUE_AW), .MSG_WORDS(MSG_WORDS), .HDR_W(HDR_W), .TRACE(TRACE)) u_queue (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .wr_we_i(w_send_w && q_room && ({1'b0, a[2:0]} < MSG_WORDS[3:0])), .wr_off_i(nsends_q),
+    .wr_idx_i(a[MIW-1:0]), .wr_data_i(mem_wdata_i),
+    .hw_we_i(hw_we), .hw_off_i(hw_off), .hw_data_i(hw_data),
+    .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop),
+    .hdr_o(q_hdr), .rd_idx_i(a[MIW-1:0]), .rd_data_o(q_rdata),
+    .count_o(q_count), .empty_o(q_empty), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
+    .tr_words_o(q_trw));
+
+  wire              b_meta_we    = t_create || t_spawn || free_ok;
+  wire [SLOT_W-1:0] b_meta_raddr = (a[7:5] == 3'b010 || a[7:4] == 4'h7) ? peek_slot : w_slot;
+
+  am_actor_table #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .STATE_WORDS(STATE_WORDS),
+                   .META_W(META_W)) u_table (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .meta_raddr_i(d_owns ? d_meta_raddr : b_meta_raddr),
+    .meta_rdata_o(meta_rdata), .meta_used_o(meta_used),
+    .meta_we_i(d_owns ? d_meta_we : b_meta_we),
+    .meta_waddr_i(d_owns ? d_meta_waddr : p_slot_q),
+    .meta_wdata_i(d_owns ? d_meta_wdata : new_meta),
+    .st_raddr_i({d_self_slot, a[SIW-1:0]}), .st_rdata_o(st_rdata),
+    .st_we_i(d_owns ? d_st_we : (w_new_st && peek_ok && ({1'b0, a[2:0]} < STATE_WORDS[3:0]))),
+    .st_waddr_i(d_owns ? d_st_waddr : {peek_slot, a[SIW-1:0]}),
+    .st_wdata_i(d_owns ? d_st_wdata : mem_wdata_i),
+    .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok), .ready_o(tbl_ready),
+    .alloc_i(create_go || spawn_go), .snap_i(d_snap), .restore_i(d_restore),
+    .free_i(free_ok), .free_slot_i(p_slot_q));
+
+  am_txn #(.MSG_WORDS(MSG_WORDS), .STATE_WORDS(STATE_WORDS), .MAX_SENDS(MAX_SENDS),
+           .MAX_CREATES(MAX_CREATES), .SLOT_W(SLOT_W), .BEH_W(BEH_W)) u_txn (
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(d_txn_clear),
+    .send_i(w_send), .send_n_i(a_n), .send_go_o(send_go),
+    .ref_chk_i(t_send), .ref_ok_i(p_ref_ok),
+    .create_i(w_create), .create_n_i(a_n), .create_beh_ok_i(w_beh_ok), .alloc_ok_i(peek_ok),
+    .create_slot_i(peek_slot), .create_go_o(create_go),
+    .become_i(w_become), .become_n_i(a_n), .become_beh_ok_i(w_beh_ok),
+    .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
+    .bw_we_i(w_bec_w && ({1'b0, a[2:0]} < STATE_WORDS[3:0])), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
+    .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
+    .fail_i(w_abort), .fail_cause_i(a_n), .qfull_i(w_commit && !commit_ok),
+    .cause_o(cause), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),
+    .cre_slot_o(cre_slot), .become_o(become), .become_beh_o(become_beh), .become_n_o(become_n));
+
+  am_dispatch #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .META_W(META_W), .HDR_W(HDR_W),
+                .STATE_WORDS(STATE_WORDS), .MAX_CREATES(MAX_CREATES)) u_dispatch (
+    .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q), .hold_i(pending),
+    .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
+    .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),
+    .meta_raddr_o(d_meta_raddr), .meta_we_o(d_meta_we), .meta_waddr_o(d_meta_waddr),
+    .meta_wdata_o(d_meta_wdata), .st_we_o(d_st_we), .st_waddr_o(d_st_waddr), .st_wdata_o(d_st_wdata),
+    .alloc_snap_o(d_snap), .alloc_restore_o(d_restore),
+    .commit_i(w_commit && commit_ok), .abort_i(w_abort || (w_commit && !commit_ok)),
+    .ncreates_i(ncreates), .cre_idx_o(cre_idx), .cre_slot_i(cre_slot),
+    .become_i(become), .become_beh_i(become_beh), .become_n_i(become_n),
+    .bw_ridx_o(bw_ridx), .bw_rdata_i(bw_rdata), .txn_clear_o(d_txn_clear),
+    .owns_o(d_owns), .open_o(d_open), .idle_o(d_idle), .seq_o(d_seq),
+    .self_slot_o(d_self_slot), .self_gen_o(d_self_gen), .beh_o(d_beh), .len_o(d_len),
+    .slen_o(d_slen), .disp_o(d_disp), .chk_ok_o(d_chk_ok), .chk_beh_o(d_chk_beh),
+    .dead_o(d_dead), .end_o(d_end), .commit_q_o(d_commit));
+
+  wire [3:0] end_cause = d_dead ? 4'd10 : cause;
+
+  // ---------------------------------------------------------------- control registers, counters
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      run_q        <= 1'b0;
+      beh_count_q  <= BEH_COUNT_RESET[BEH_W:0];
+      ext_q        <= E_OK;
+      new_ref_q    <= {(16+SLOT_W){1'b0}};
+      cycles_q     <= 32'd0;
+      commits_q    <= 32'd0;
+      aborts_q     <= 32'd0;
+      live_q       <= {{SLOT_W{1'b0}}, 1'b1};
+      last_cause_q <= 4'd0;
+    end else begin
+      cycles_q <= cycles_q + 1'b1;
+      if (w_ctrl)   run_q <= mem_wdata_i[0];
+      if (w_behcnt) beh_count_q <= mem_wdata_i[BEH_W:0];
+      // external operations: first cycle decides the simple errors
+      if (w_inject || w_spawn || w_free) begin
+        if (!ext_free)                         ext_q <= E_BUSY;
+        else if (w_inject && !w_msg_ok)        ext_q <= E_BAD_ARG;
+        else if (w_inject && q_full)           ext_q <= E_QUEUE_FULL;
+        else if (w_spawn && !(w_beh_ok && w_st_ok)) ext_q <= E_BAD_ARG;
+        else if (w_spawn && !peek_ok)          ext_q <= E_TABLE_FULL;
+      end
+      if (t_inject || t_free) ext_q <= (inject_ok || free_ok) ? E_OK : E_BAD_REF;
+      if (t_spawn)            ext_q <= E_OK;
+      if (w_create && !create_go) new_ref_q <= {(16+SLOT_W){1'b0}};
+      if (w_spawn && !spawn_go)   new_ref_q <= {(16+SLOT_W){1'b0}};
+      if (t_create || t_spawn)    new_ref_q <= {p_new_gen, p_slot_q};
+      if (d_end && d_commit) begin
+        commits_q <= commits_q + 1'b1;
+        live_q    <= live_q + {{(SLOT_W+1-CW){1'b0}}, ncreates};
+      end
+      if (d_end && !d_commit) begin
+        aborts_q     <= aborts_q + 1'b1;
+        last_cause_q <= end_cause;
+      end
+      if (t_spawn) live_q <= live_q + 1'b1;
+      if (free_ok) live_q <= live_q - 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------- read data
+  wire [31:0] self_ref = {d_self_gen, {(16-SLOT_W){1'b0}}, d_self_slot};
+  reg  [31:0] rd_reg;
+  always @(*) begin
+    rd_reg = 32'd0;
+    case (a)
+      8'h00: rd_reg = {16'd0, last_cause_q, cause, 4'd0, d_open && (cause != 4'd0),
+                       run_q, q_empty, d_open};
+      8'h01: rd_reg = {31'd0, run_q};
+      8'h02: rd_reg[BEH_W:0] = beh_count_q;
+      8'h03: rd_reg = {29'd0, ext_q};
+      8'h04: rd_reg = {new_ref_q[15+SLOT_W:SLOT_W], {(16-SLOT_W){1'b0}}, new_ref_q[SLOT_W-1:0]};
+      8'h06, 8'hA7: rd_reg[QUEUE_AW-1:0] = q_count;
+      8'h08: rd_reg = d_open ? self_ref : 32'd0;
+      8'h09: rd_reg[BEH_W-1:0] = d_open ? d_beh : {BEH_W{1'b0}};
+      8'h0A: rd_reg[3:0] = d_open ? d_len : 4'd0;
+      8'h0B, 8'hA1: rd_reg = d_seq;
+      8'hA0: rd_reg = cycles_q;
+      8'hA2: rd_reg = commits_q;
+      8'hA3, 8'hA4: rd_reg = aborts_q;
+      8'hA5: rd_reg[QUEUE_AW-1:0] = q_hwm;
+      8'hA6: rd_reg[SLOT_W:0] = live_q;
+      default: rd_reg = 32'd0;
+    endcase
+  end
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) rd_ready_q <= 1'b0;
+    else         rd_ready_q <= rd_acc;
+  end
+  always @(posedge clk_i) begin
+    if (rd_acc) begin
+      rdata_q <= rd_reg;
+      rsel_q  <= (a[7:3] == 5'h02) ? 2'd1 : (a[7:3] == 5'h03) ? 2'd2 : 2'd0;
+      rmask_q <= d_open && ((a[7:3] == 5'h02) ? ({1'b0, a[2:0]} < d_len)
+                                              : ({1'b0, a[2:0]} < d_slen));
+    end
+  end
+  assign mem_rdata_o = (rsel_q == 2'd1) ? (rmask_q ? q_rdata : 32'd0) :
+                       (rsel_q == 2'd2) ? (rmask_q ? st_rdata : 32'd0) : rdata_q;
+
+  // ---------------------------------------------------------------- trace port
+  generate
+    if (TRACE != 0) begin : g_trace
+      reg [31:0] sw_sh [0:7];   // last SEND_W words
+      reg [31:0] ns_sh [0:7];   // last NEW_STATE words
+      reg [31:0] bw_sh [0:7];   // last BECOME_W words
+      reg [31:0] code_q;
+      reg [31:0] p_ref_q;
+      always @(posedge clk_i) begin
+        if (w_send_w) sw_sh[a[2:0]] <= mem_wdata_i;
+        if (w_new_st) ns_sh[a[2:0]] <= mem_wdata_i;
+        if (w_bec_w)  bw_sh[a[2:0]] <= mem_wdata_i;
+        if (wr_acc)   p_ref_q <= mem_wdata_i;
+        if (!rst_ni || d_end) code_q <= 32'd0;
+        else if (w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0)) code_q <= mem_wdata_i;
+      end
+      reg        v;
+      reg [3:0]  k, len;
+      reg [31:0] rf, bf;
+      reg [32*8-1:0] wds;
+      integer i;
+      always @(*) begin
+        v = 1'b1; k = 4'd0; rf = 32'd0; bf = 32'd0; len = 4'd0; wds = {32*8{1'b0}};
+        if (d_disp || d_end) begin
+          k = d_disp ? 4'd1 : (d_commit ? 4'd5 : 4'd6);
+          rf = self_ref; len = d_len;
+          bf[BEH_W-1:0] = d_disp ? d_chk_beh : d_beh;
+          for (i = 0; i < MSG_WORDS; i = i + 1) wds[32*i +: 32] = q_trw[32*i +: 32];
+        end else if (t_send && p_ref_ok) begin
+          k = 4'd3; rf = p_ref_q; len = p_n_q;
+          for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = sw_sh[i];
+        end else if (t_inject && inject_ok) begin
+          k = 4'd8; rf = p_ref_q; len = p_n_q;
+          for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = sw_sh[i];
+        end else if (t_create || t_spawn) begin
+          k = t_create ? 4'd2 : 4'd7; len = p_n_q; bf[BEH_W-1:0] = p_beh_q;
+          rf = {p_new_gen, {(16-SLOT_W){1'b0}}, p_slot_q};
+          for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = ns_sh[i];
+        end else if (w_become && become_go) begin
+          k = 4'd4; len = a_n; bf[BEH_W-1:0] = mem_wdata_i[BEH_W-1:0];
+          for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = bw_sh[i];
+        end else if (free_ok) begin
+          k = 4'd9; rf = p_ref_q;
+        end else begin
+          v = 1'b0;
+        end
+        for (i = 0; i < 8; i = i + 1)
+          if (i >= len) wds[32*i +: 32] = 32'd0;
+      end
+      assign trace_valid_o = v;
+      assign trace_kind_o  = k;
+      assign trace_seq_o   = d_seq;
+      assign trace_ref_o   = rf;
+      assign trace_beh_o   = bf;
+      assign trace_len_o   = len;
+      assign trace_words_o = wds;
+      assign trace_cause_o = (d_end && !d_commit) ? end_cause : 4'd0;
+      assign trace_code_o  = (d_end && !d_commit && end_cause == 4'd1) ? code_q : 32'd0;
+    end else begin : g_notrace
+      assign trace_valid_o = 1'b0;
+      assign trace_kind_o  = 4'd0;
+      assign trace_seq_o   = 32'd0;
+      assign trace_ref_o   = 32'd0;
+      assign trace_beh_o   = 32'd0;
+      assign trace_len_o   = 4'd0;
+      assign trace_words_o = {32*8{1'b0}};
+      assign trace_cause_o = 4'd0;
+      assign trace_code_o  = 32'd0;
+    end
+  endgenerate
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,206 @@
+// am_dispatch — the dispatch / commit / abort sequencer.
+//
+// Owns: the unit's main state (IDLE, FETCH, CHECK, RUN, CRE, BEC, END), the
+// current event's registers (seq, self, behavior id, message length, state
+// length, dead-target flag) and the commit-or-abort decision of the
+// transaction being finished.
+//
+// Promises:
+// * Dispatch order is exactly queue order: FETCH pops the head entry (it
+//   becomes the current entry; its words stay in place), CHECK validates
+//   the target (slot used, live, generation equal) one cycle later.
+//   A dead target ends at once in an abort (cause DEAD_TARGET, the behavior
+//   never sees it); a live one opens the transaction (open_o, state RUN).
+// * While open_o the bus side owns the RAM ports; in every other state but
+//   IDLE this sequencer owns them (owns_o) and the bus must wait.
+// * Finishing a transaction (commit_i / abort_i in RUN, or a dead target):
+//   CRE walks the created slots (read-modify-write of their meta words:
+//   commit -> live, abort -> previous generation, not pending), BEC (commit
+//   with a staged BECOME only) copies the n staged words into self's state
+//   and writes self's meta word, END restores the allocator (abort), pulses
+//   end_o, clears the staging and goes straight to FETCH if there is work.
+// * Cycles (measured by tests/rtl): COMMIT write -> next event readable by
+//   a SELF read = 7 + ncreates + (BECOME ? n + 1 : 0); a dead target costs 3.
+`default_nettype none
+
+module am_dispatch #(
+  parameter integer SLOT_W      = 7,
+  parameter integer BEH_W       = 8,
+  parameter integer META_W      = 30,
+  parameter integer HDR_W       = 27,
+  parameter integer STATE_WORDS = 8,
+  parameter integer MAX_CREATES = 4
+) (
+  input  wire                  clk_i,
+  input  wire                  rst_ni,
+  input  wire                  run_i,
+  input  wire                  hold_i,      // bus-side check in flight
+  // queue
+  input  wire                  q_empty_i,
+  input  wire [HDR_W-1:0]      q_hdr_i,
+  output wire                  q_pop_o,
+  // table
+  input  wire [META_W-1:0]     meta_rdata_i,
+  input  wire                  meta_used_i,
+  output reg  [SLOT_W-1:0]     meta_raddr_o,
+  output reg                   meta_we_o,
+  output reg  [SLOT_W-1:0]     meta_waddr_o,
+  output reg  [META_W-1:0]     meta_wdata_o,
+  output wire                  st_we_o,
+  output wire [SLOT_W+SIW-1:0] st_waddr_o,
+  output wire [31:0]           st_wdata_o,
+  output wire                  alloc_snap_o,
+  output wire                  alloc_restore_o,
+  // transaction staging
+  input  wire                  commit_i,    // COMMIT accepted and it fits: commit
+  input  wire                  abort_i,     // COMMIT that cannot commit, or ABORT
+  input  wire [CW-1:0]         ncreates_i,
+  output wire [CIW-1:0]        cre_idx_o,
+  input  wire [SLOT_W-1:0]     cre_slot_i,
+  input  wire                  become_i,
+  input  wire [BEH_W-1:0]      become_beh_i,
+  input  wire [3:0]            become_n_i,
+  output wire [SIW-1:0]        bw_ridx_o,
+  input  wire [31:0]           bw_rdata_i,
+  output wire                  txn_clear_o,
+  // status and the current event
+  output wire                  owns_o,
+  output wire                  open_o,
+  output wire                  idle_o,
+  output reg  [31:0]           seq_o,
+  output reg  [SLOT_W-1:0]     self_slot_o,
+  output reg  [15:0]           self_gen_o,
+  output reg  [BEH_W-1:0]      beh_o,
+  output reg  [3:0]            len_o,
+  output reg  [3:0]            slen_o,
+  output wire                  disp_o,      // CHECK: a dispatch happens
+  output wire                  chk_ok_o,    // ... and its target is valid
+  output wire [BEH_W-1:0]      chk_beh_o,   // ... whose behavior is this
+  output reg                   dead_o,      // the current dispatch is dead
+  output wire                  end_o,       // END: transaction finished
+  output reg                   commit_q_o   // ... by a commit (else abort)
+);
+  localparam integer SIW = $clog2(STATE_WORDS);
+  localparam integer CW  = $clog2(MAX_CREATES + 1);
+  localparam integer CIW = $clog2(MAX_CREATES);
+
+  localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_CHECK = 3'd2, S_RUN = 3'd3,
+                   S_CRE = 3'd4, S_BEC = 3'd5, S_END = 3'd6;
+
+  reg [2:0] state_q, state_d;
+  reg [3:0] step_q;
+
+  wire work = run_i && !q_empty_i && !hold_i;
+
+  // meta word fields
+  wire [15:0] m_gen  = meta_rdata_i[15:0];
+  wire        m_live = meta_rdata_i[16];
+  wire [BEH_W-1:0] m_beh = meta_rdata_i[18 +: BEH_W];
+  wire [3:0]  m_slen = meta_rdata_i[18+BEH_W +: 4];
+  wire [15:0] h_gen  = q_hdr_i[4+SLOT_W +: 16];
+  wire [SLOT_W-1:0] h_slot = q_hdr_i[4 +: SLOT_W];
+
+  wire target_ok = meta_used_i && m_live && (m_gen == self_gen_o);
+
+  assign chk_ok_o        = target_ok;
+  assign chk_beh_o       = target_ok ? m_beh : {BEH_W{1'b0}};
+  assign owns_o          = (state_q != S_IDLE) && (state_q != S_RUN);
+  assign open_o          = (state_q == S_RUN);
+  assign idle_o          = (state_q == S_IDLE);
+  assign q_pop_o         = (state_q == S_FETCH);
+  assign alloc_snap_o    = (state_q == S_FETCH);
+  assign disp_o          = (state_q == S_CHECK);
+  assign end_o           = (state_q == S_END);
+  assign alloc_restore_o = end_o && !commit_q_o;
+  assign txn_clear_o     = end_o;
+
+  // CRE: step k reads created slot k and writes back slot k-1.
+  wire cre_last = (step_q == {{(4-CW){1'b0}}, ncreates_i});
+  assign cre_idx_o = step_q[CIW-1:0];
+  // BEC: step i reads staged word i and writes word i-1.
+  wire bec_last = (step_q == become_n_i);
+  assign bw_ridx_o  = step_q[SIW-1:0];
+  assign st_we_o    = (state_q == S_BEC) && (step_q != 4'd0);
+  wire [SIW-1:0] wi = step_q[SIW-1:0] - 1'b1;
+  assign st_waddr_o = {self_slot_o, wi};
+  assign st_wdata_o = bw_rdata_i;
+
+  reg [SLOT_W-1:0] prev_slot_q;   // created slot read in the previous step
+  wire [15:0] gen_back = (m_gen == 16'd1) ? 16'd0 : m_gen - 1'b1;
+
+  always @(*) begin
+    state_d = state_q;
+    case (state_q)
+      S_IDLE:  if (work) state_d = S_FETCH;
+      S_FETCH: state_d = S_CHECK;
+      S_CHECK: state_d = target_ok ? S_RUN : S_END;
+      S_RUN:   if (commit_i || abort_i) state_d = S_CRE;
+      S_CRE:   if (cre_last) state_d = (commit_q_o && become_i) ? S_BEC : S_END;
+      S_BEC:   if (bec_last) state_d = S_END;
+      S_END:   state_d = work ? S_FETCH : S_IDLE;
+      default: state_d = S_IDLE;
+    endcase
+  end
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q    <= S_IDLE;
+      step_q     <= 4'd0;
+      seq_o      <= 32'd0;
+      dead_o     <= 1'b0;
+      commit_q_o <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      step_q  <= (state_d != state_q) ? 4'd0 : step_q + 1'b1;
+      if (state_q == S_FETCH) begin
+        seq_o  <= seq_o + 1'b1;
+        dead_o <= 1'b0;
+      end
+      if (state_q == S_CHECK && !target_ok) begin
+        dead_o     <= 1'b1;
+        commit_q_o <= 1'b0;
+      end
+      if (state_q == S_RUN) commit_q_o <= commit_i;
+    end
+  end
+
+  // Current event registers (no reset: only read while open_o / after CHECK).
+  always @(posedge clk_i) begin
+    if (state_q == S_FETCH) begin
+      self_slot_o <= h_slot;
+      self_gen_o  <= h_gen;
+      len_o       <= q_hdr_i[3:0];
+    end
+    if (state_q == S_CHECK) begin
+      beh_o  <= chk_beh_o;
+      slen_o <= m_slen;
+    end
+    if (state_q == S_CRE) prev_slot_q <= cre_slot_i;
+  end
+
+  // Meta port while the sequencer owns it.
+  always @(*) begin
+    meta_raddr_o = (state_q == S_FETCH) ? h_slot : cre_slot_i;
+    meta_we_o    = 1'b0;
+    meta_waddr_o = prev_slot_q;
+    meta_wdata_o = meta_rdata_i;
+    if (state_q == S_CRE && step_q != 4'd0) begin
+      meta_we_o = 1'b1;
+      // clear pending; commit: live; abort: back to the previous generation
+      meta_wdata_o[17] = 1'b0;
+      meta_wdata_o[16] = commit_q_o;
+      if (!commit_q_o) meta_wdata_o[15:0] = gen_back;
+    end
+    if (state_q == S_BEC && bec_last) begin
+      meta_we_o    = 1'b1;
+      meta_waddr_o = self_slot_o;
+      meta_wdata_o = {META_W{1'b0}};
+      meta_wdata_o[18+BEH_W +: 4] = become_n_i;
+      meta_wdata_o[18 +: BEH_W]   = become_beh_i;
+      meta_wdata_o[16]            = 1'b1;
+      meta_wdata_o[15:0]          = self_gen_o;
+    end
+  end
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,152 @@
+// am_txn — transaction staging bookkeeping and the fault rule.
+//
+// Owns: the per-transaction counters (sends, creates), the list of slots
+// created by this transaction, the staged BECOME (behavior, length, and its
+// words in a small staging RAM), and the transaction's fault cause.
+//
+// Promises (docs/semantics.md, "One transaction per dispatch"):
+// * Checks run in the contract's order:
+//   CREATE: BAD_BEHAVIOR, STATE_TOO_LONG, TOO_MANY_CREATES, TABLE_FULL;
+//   SEND:   MSG_TOO_LONG, TOO_MANY_SENDS, then BAD_REF (resolved one cycle
+//           later through ref_chk_i / ref_ok_i by the caller);
+//   BECOME: BAD_BEHAVIOR, STATE_TOO_LONG (last BECOME wins);
+//   FAIL/firmware aborts via fail_i; QUEUE_FULL via qfull_i (at commit).
+// * The first fault wins: once cause_o != 0, no operation is accepted
+//   (the *_go_o outputs stay low) and the cause never changes until clear_i.
+// * At most one operation per cycle is presented; ref_chk_i (an older SEND)
+//   takes priority over anything else presented in the same cycle.
+// * The BECOME words live in a RAM (bw_*) so that self's state as of
+//   dispatch stays untouched until the commit copies them.
+`default_nettype none
+
+module am_txn #(
+  parameter integer MSG_WORDS   = 8,
+  parameter integer STATE_WORDS = 8,
+  parameter integer MAX_SENDS   = 8,
+  parameter integer MAX_CREATES = 4,
+  parameter integer SLOT_W      = 7,
+  parameter integer BEH_W       = 8
+) (
+  input  wire                 clk_i,
+  input  wire                 rst_ni,
+  input  wire                 clear_i,
+  // SEND
+  input  wire                 send_i,
+  input  wire [3:0]           send_n_i,
+  output wire                 send_go_o,
+  input  wire                 ref_chk_i,
+  input  wire                 ref_ok_i,
+  // CREATE
+  input  wire                 create_i,
+  input  wire [3:0]           create_n_i,
+  input  wire                 create_beh_ok_i,
+  input  wire                 alloc_ok_i,
+  input  wire [SLOT_W-1:0]    create_slot_i,
+  output wire                 create_go_o,
+  // BECOME
+  input  wire                 become_i,
+  input  wire [3:0]           become_n_i,
+  input  wire                 become_beh_ok_i,
+  input  wire [BEH_W-1:0]     become_beh_i,
+  output wire                 become_go_o,
+  input  wire                 bw_we_i,
+  input  wire [SIW-1:0]       bw_widx_i,
+  input  wire [31:0]          bw_wdata_i,
+  input  wire [SIW-1:0]       bw_ridx_i,
+  output reg  [31:0]          bw_rdata_o,
+  // aborts
+  input  wire                 fail_i,
+  input  wire [3:0]           fail_cause_i,
+  input  wire                 qfull_i,
+  // state
+  output reg  [3:0]           cause_o,
+  output reg  [SW-1:0]        nsends_o,
+  output reg  [CW-1:0]        ncreates_o,
+  input  wire [CIW-1:0]       cre_idx_i,
+  output wire [SLOT_W-1:0]    cre_slot_o,
+  output reg                  become_o,
+  output reg  [BEH_W-1:0]     become_beh_o,
+  output reg  [3:0]           become_n_o
+);
+  localparam integer SIW = $clog2(STATE_WORDS);
+  localparam integer SW  = $clog2(MAX_SENDS + 1);
+  localparam integer CW  = $clog2(MAX_CREATES + 1);
+  localparam integer CIW = $clog2(MAX_CREATES);
+
+  localparam [3:0] F_FAIL = 4'd1, F_BAD_REF = 4'd2, F_BAD_BEH = 4'd3,
+                   F_MSG_LONG = 4'd4, F_STATE_LONG = 4'd5, F_MANY_SENDS = 4'd6,
+                   F_MANY_CREATES = 4'd7, F_TABLE_FULL = 4'd8, F_QUEUE_FULL = 4'd9;
+
+  wire ok = (cause_o == 4'd0);
+
+  wire send_long    = (send_n_i > MSG_WORDS[3:0]);
+  wire send_many    = (nsends_o == MAX_SENDS[SW-1:0]);
+  wire create_long  = (create_n_i > STATE_WORDS[3:0]);
+  wire create_many  = (ncreates_o == MAX_CREATES[CW-1:0]);
+  wire become_long  = (become_n_i > STATE_WORDS[3:0]);
+
+  assign send_go_o   = ok && send_i && !send_long && !send_many;
+  assign create_go_o = ok && create_i && create_beh_ok_i && !create_long && !create_many && alloc_ok_i;
+  assign become_go_o = ok && become_i && become_beh_ok_i && !become_long;
+
+  // The cause of this cycle's failing operation (0 = none).
+  reg [3:0] fault;
+  always @(*) begin
+    fault = 4'd0;
+    if (ref_chk_i) begin
+      if (!ref_ok_i) fault = F_BAD_REF;
+    end else if (send_i) begin
+      if (send_long)      fault = F_MSG_LONG;
+      else if (send_many) fault = F_MANY_SENDS;
+    end else if (create_i) begin
+      if (!create_beh_ok_i)  fault = F_BAD_BEH;
+      else if (create_long)  fault = F_STATE_LONG;
+      else if (create_many)  fault = F_MANY_CREATES;
+      else if (!alloc_ok_i)  fault = F_TABLE_FULL;
+    end else if (become_i) begin
+      if (!become_beh_ok_i)  fault = F_BAD_BEH;
+      else if (become_long)  fault = F_STATE_LONG;
+    end else if (fail_i) begin
+      fault = (fail_cause_i == 4'd0) ? F_FAIL : fail_cause_i;
+    end else if (qfull_i) begin
+      fault = F_QUEUE_FULL;
+    end
+  end
+
+  reg [SLOT_W-1:0] cre_q [0:MAX_CREATES-1];
+  assign cre_slot_o = cre_q[cre_idx_i];
+
+  always @(posedge clk_i) begin
+    if (!rst_ni || clear_i) begin
+      cause_o      <= 4'd0;
+      nsends_o     <= {SW{1'b0}};
+      ncreates_o   <= {CW{1'b0}};
+      become_o     <= 1'b0;
+      become_beh_o <= {BEH_W{1'b0}};
+      become_n_o   <= 4'd0;
+    end else begin
+      if (ok && fault != 4'd0) cause_o <= fault;
+      if (send_go_o) nsends_o <= nsends_o + 1'b1;
+      if (create_go_o) ncreates_o <= ncreates_o + 1'b1;
+      if (become_go_o) begin
+        become_o     <= 1'b1;
+        become_beh_o <= become_beh_i;
+        become_n_o   <= become_n_i;
+      end
+    end
+  end
+
+  // Created-slot list (no reset needed: only entries < ncreates are used).
+  always @(posedge clk_i) begin
+    if (create_go_o) cre_q[ncreates_o[CIW-1:0]] <= create_slot_i;
+  end
+
+  // BECOME staging words: a small RAM, one write and one registered read port.
+  (* ram_style = "block", no_rw_check *) reg [31:0] bw_q [0:STATE_WORDS-1];
+  always @(posedge clk_i) begin
+    if (bw_we_i) bw_q[bw_widx_i] <= bw_wdata_i;
+    bw_rdata_o <= bw_q[bw_ridx_i];
+  end
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,531 @@
+// tb_am_actor_unit — Verilator bench for rtl/am_actor_unit.v (TRACE=1).
+//
+// Drives the unit through its PicoRV32-style bus exactly as firmware would
+// and runs a small behavioral model of docs/semantics.md next to it:
+//  * directed: console at reset, SPAWN/INJECT/FREE errors, back-to-back
+//    dispatches, multi-send commit, abort leaving no trace (allocator,
+//    queue, state), DEAD_TARGET auto-abort, stale references (generations),
+//    first fault wins, QUEUE_FULL at commit, TABLE_FULL, the cycle counts;
+//  * random: seeded behaviors (sends, creates, becomes, fails, aborts) and
+//    external operations; every bus read and every trace record is compared
+//    with the model. Prints PASS/FAIL, exits non-zero on failure.
+#include "Vam_actor_unit.h"
+#include "verilated.h"
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cstdint>
+#include <deque>
+#include <vector>
+#include <string>
+
+static Vam_actor_unit *dut;
+static uint64_t cyc = 0;
+static int errors = 0;
+
+// ------------------------------------------------------------------ trace
+struct Rec {
+  unsigned kind, len, cause;
+  uint32_t seq, ref, beh, code, w[8];
+  bool operator==(const Rec &o) const {
+    if (kind != o.kind || len != o.len || cause != o.cause || seq != o.seq || ref != o.ref ||
+        beh != o.beh || code != o.code) return false;
+    for (int i = 0; i < 8; i++) if (w[i] != o.w[i]) return false;
+    return true;
+  }
+};
+static const char *kname[] = {"?", "DISPATCH", "CREATE", "SEND", "BECOME", "COMMIT", "ABORT", "SPAWN", "INJECT", "FREE"};
+static std::vector<Rec> got, want;
+static size_t checked = 0;
+static void prec(const char *t, const Rec &r) {
+  printf("  %s %s seq=%u ref=%08x beh=%u len=%u cause=%u code=%08x w=", t, kname[r.kind < 10 ? r.kind : 0],
+         r.seq, r.ref, r.beh, r.len, r.cause, r.code);
+  for (int i = 0; i < 8; i++) printf("%x%s", r.w[i], i < 7 ? "," : "\n");
+}
+
+static void tick() {
+  // sample the (combinational) trace port before the edge
+  dut->clk_i = 0; dut->eval();
+  if (dut->trace_valid_o) {
+    Rec r; r.kind = dut->trace_kind_o; r.seq = dut->trace_seq_o; r.ref = dut->trace_ref_o;
+    r.beh = dut->trace_beh_o; r.len = dut->trace_len_o; r.cause = dut->trace_cause_o;
+    r.code = dut->trace_code_o;
+    for (int i = 0; i < 8; i++) r.w[i] = dut->trace_words_o[i];
+    got.push_back(r);
+  }
+  dut->clk_i = 1; dut->eval();
+  cyc++;
+}
+
+static int last_cycles;  // cycles the last bus access took (1 = no wait state)
+static uint32_t bus(uint32_t addr, uint32_t wdata, bool wr) {
+  dut->mem_valid_i = 1; dut->mem_addr_i = 0x10000000u | addr; dut->mem_wdata_i = wdata;
+  dut->mem_wstrb_i = wr ? 0xF : 0;
+  int n = 0;
+  uint32_t r = 0;
+  for (;;) {
+    dut->clk_i = 0; dut->eval();
+    bool rdy = dut->mem_ready_o;
+    r = dut->mem_rdata_o;
+    tick(); n++;
+    if (rdy) break;
+    if (n > 1000) { printf("FAIL: bus hang at %03x\n", addr); errors++; exit(1); }
+  }
+  dut->mem_valid_i = 0; dut->mem_wstrb_i = 0;
+  last_cycles = n;
+  return r;
+}
+static uint32_t rd(uint32_t a) { return bus(a, 0, false); }
+static void wr(uint32_t a, uint32_t d) { bus(a, d, true); }
+
+// register map
+enum { STATUS = 0x000, CTRL = 0x004, BEH_COUNT = 0x008, EXT_STATUS = 0x00C, NEW_REF = 0x010,
+       FREE = 0x014, QUEUED = 0x018, SELF = 0x020, BEH = 0x024, MSG_LEN = 0x028, SEQ = 0x02C,
+       MSG = 0x040, SEND_W = 0x040, STATE = 0x060, BECOME_W = 0x060, NEW_STATE = 0x080,
+       SEND = 0x0C0, CREATE = 0x100, BECOME = 0x140, INJECT = 0x180, SPAWN = 0x1C0,
+       COMMIT = 0x200, ABORT = 0x240, CYCLES = 0x280, DISPATCHES = 0x284, COMMITS = 0x288,
+       ABORTS = 0x28C, FAULTS = 0x290, QUEUE_HWM = 0x294, LIVE = 0x298, QUEUED2 = 0x29C };
+
+#define CHECK(c, ...) do { if (!(c)) { errors++; printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); if (errors > 5) finish(); } } while (0)
+static void finish();
+
+// ------------------------------------------------------------------ model
+static const int SLOTS = 128, QD = 63, MW = 8, SWD = 8, MAXS = 8, MAXC = 4;
+struct Actor { uint16_t gen = 0; bool live = false; uint32_t beh = 0; uint32_t st[8] = {0}; };
+struct Ev { uint32_t target; unsigned n; uint32_t w[8]; };
+struct Model {
+  Actor t[SLOTS];
+  std::vector<int> stk; int next = 1;
+  std::deque<Ev> q;
+  uint32_t seq = 0, commits = 0, aborts = 0, beh_count = 3; int live = 1, hwm = 0;
+  bool run = false;
+  // current transaction
+  bool open = false; Ev cur; uint32_t self_beh; int self_slot;
+  std::vector<int> snap_stk; int snap_next;
+  unsigned cause; uint32_t code;
+  struct Cre { int slot; uint16_t gen; uint32_t beh; unsigned n; uint32_t w[8]; };
+  std::vector<Cre> cre; std::vector<Ev> sends;
+  bool bec; uint32_t bec_beh; unsigned bec_n; uint32_t bec_w[8];
+  Model() { t[0].gen = 1; t[0].live = true; }
+  bool valid(uint32_t r) const {
+    unsigned s = r & 0xFFFF, g = r >> 16;
+    return s < SLOTS && t[s].live && t[s].gen == g;
+  }
+  bool peek(int &slot, uint16_t &gen) const {
+    if (!stk.empty()) slot = stk.back(); else if (next < SLOTS) slot = next; else return false;
+    unsigned old = (!stk.empty()) ? t[slot].gen : 0;
+    gen = (uint16_t)(old + 1); if (gen == 0) gen = 1;
+    return true;
+  }
+  void pop_alloc() { if (!stk.empty()) stk.pop_back(); else next++; }
+  Rec rec(unsigned kind) { Rec r; memset(&r, 0, sizeof r); r.kind = kind; r.seq = seq; return r; }
+  // advance: dispatch until a live target or empty (dead targets auto-abort)
+  void advance() {
+    while (run && !open && !q.empty()) {
+      cur = q.front(); q.pop_front(); seq++;
+      snap_stk = stk; snap_next = next;
+      cause = 0; code = 0; cre.clear(); sends.clear(); bec = false;
+      Rec d = rec(1); d.ref = cur.target; d.len = cur.n;
+      for (unsigned i = 0; i < cur.n; i++) d.w[i] = cur.w[i];
+      if (!valid(cur.target)) {
+        d.beh = 0; want.push_back(d);
+        Rec a = d; a.kind = 6; a.cause = 10; a.beh = 0; want.push_back(a);
+        aborts++; hist[10]++;
+        continue;
+      }
+      self_slot = cur.target & 0xFFFF; self_beh = t[self_slot].beh;
+      d.beh = self_beh; want.push_back(d);
+      open = true;
+    }
+  }
+  void fault(unsigned c) { if (!cause) cause = c; }
+  bool beh_ok(uint32_t b) const { return b < beh_count; }
+  // staging ops; return value as seen by the firmware where relevant
+  void send(uint32_t target, unsigned n, const uint32_t *w) {
+    if (cause) return;
+    if (n > MW) return fault(4);
+    if (sends.size() == MAXS) return fault(6);
+    bool ok = valid(target);
+    for (auto &c : cre) if (((uint32_t)c.gen << 16 | c.slot) == target) ok = true;
+    if (!ok) return fault(2);
+    Ev e; e.target = target; e.n = n; memset(e.w, 0, sizeof e.w);
+    for (unsigned i = 0; i < n; i++) e.w[i] = w[i];
+    sends.push_back(e);
+    Rec r = rec(3); r.ref = target; r.len = n; memcpy(r.w, e.w, sizeof r.w); want.push_back(r);
+  }
+  uint32_t create(uint32_t beh, unsigned n, const uint32_t *w) {
+    if (cause) return 0;
+    if (!beh_ok(beh)) { fault(3); return 0; }
+    if (n > SWD) { fault(5); return 0; }
+    if (cre.size() == MAXC) { fault(7); return 0; }
+    int slot; uint16_t gen;
+    if (!peek(slot, gen)) { fault(8); return 0; }
+    pop_alloc();
+    Cre c; c.slot = slot; c.gen = gen; c.beh = beh; c.n = n; memset(c.w, 0, sizeof c.w);
+    for (unsigned i = 0; i < n; i++) c.w[i] = w[i];
+    cre.push_back(c);
+    uint32_t ref = (uint32_t)gen << 16 | slot;
+    Rec r = rec(2); r.ref = ref; r.beh = beh; r.len = n; memcpy(r.w, c.w, sizeof r.w); want.push_back(r);
+    return ref;
+  }
+  void become(uint32_t beh, unsigned n, const uint32_t *w) {
+    if (cause) return;
+    if (!beh_ok(beh)) return fault(3);
+    if (n > SWD) return fault(5);
+    bec = true; bec_beh = beh; bec_n = n; memset(bec_w, 0, sizeof bec_w);
+    for (unsigned i = 0; i < n; i++) bec_w[i] = w[i];
+    Rec r = rec(4); r.beh = beh; r.len = n; memcpy(r.w, bec_w, sizeof r.w); want.push_back(r);
+  }
+  void fail(unsigned c, uint32_t cd) {
+    if (!cause) { cause = c ? c : 1; code = (cause == 1) ? cd : 0; }
+    end(false);
+  }
+  void commit() {
+    if (!cause && q.size() + sends.size() > (size_t)QD) cause = 9;
+    end(cause == 0);
+  }
+  unsigned hist[16] = {0};
+  void end(bool ok) {
+    hist[ok ? 0 : cause]++;
+    Rec r = rec(ok ? 5 : 6); r.ref = cur.target; r.beh = self_beh; r.len = cur.n;
+    for (unsigned i = 0; i < cur.n; i++) r.w[i] = cur.w[i];
+    if (ok) {
+      for (auto &c : cre) {
+        Actor &a = t[c.slot]; a.gen = c.gen; a.live = true; a.beh = c.beh;
+        memset(a.st, 0, sizeof a.st); memcpy(a.st, c.w, sizeof c.w); live++;
+      }
+      if (bec) { Actor &a = t[self_slot]; a.beh = bec_beh; memcpy(a.st, bec_w, sizeof bec_w); }
+      for (auto &e : sends) q.push_back(e);
+      if ((int)q.size() > hwm) hwm = q.size();
+      commits++;
+    } else {
+      r.cause = cause; r.code = code;
+      stk = snap_stk; next = snap_next; aborts++;
+    }
+    want.push_back(r);
+    open = false;
+    advance();
+  }
+  // external operations; return EXT_STATUS
+  unsigned spawn(uint32_t beh, unsigned n, const uint32_t *w, uint32_t &ref) {
+    ref = 0;
+    if (run || open) return 1;
+    if (!beh_ok(beh) || n > SWD) return 5;
+    int slot; uint16_t gen;
+    if (!peek(slot, gen)) return 2;
+    pop_alloc();
+    Actor &a = t[slot]; a.gen = gen; a.live = true; a.beh = beh; memset(a.st, 0, sizeof a.st);
+    for (unsigned i = 0; i < n; i++) a.st[i] = w[i];
+    live++;
+    ref = (uint32_t)gen << 16 | slot;
+    Rec r = rec(7); r.ref = ref; r.beh = beh; r.len = n; memcpy(r.w, a.st, sizeof r.w); want.push_back(r);
+    return 0;
+  }
+  unsigned inject(uint32_t target, unsigned n, const uint32_t *w) {
+    if (run || open) return 1;
+    if (n > MW) return 5;
+    if (q.size() == (size_t)QD) return 3;
+    if (!valid(target)) return 4;
+    Ev e; e.target = target; e.n = n; memset(e.w, 0, sizeof e.w);
+    for (unsigned i = 0; i < n; i++) e.w[i] = w[i];
+    q.push_back(e);
+    if ((int)q.size() > hwm) hwm = q.size();
+    Rec r = rec(8); r.ref = target; r.len = n; memcpy(r.w, e.w, sizeof r.w); want.push_back(r);
+    return 0;
+  }
+  unsigned free_(uint32_t ref) {
+    if (run || open) return 1;
+    if (!valid(ref) || (ref & 0xFFFF) == 0) return 4;
+    int s = ref & 0xFFFF; t[s].live = false; stk.push_back(s); live--;
+    Rec r = rec(9); r.ref = ref; want.push_back(r);
+    return 0;
+  }
+} M;
+
+static void check_trace(const char *where) {
+  size_t n = got.size() < want.size() ? got.size() : want.size();
+  for (size_t i = checked; i < n; i++) {
+    if (!(got[i] == want[i])) {
+      errors++; printf("FAIL: trace record %zu differs (%s, cycle %llu)\n", i, where, (unsigned long long)cyc);
+      prec("want", want[i]); prec("got ", got[i]);
+      finish();
+    }
+  }
+  checked = n;
+}
+
+static void finish() {
+  if (got.size() != want.size()) {
+    printf("FAIL: %zu trace records, model expects %zu\n", got.size(), want.size());
+    errors++;
+  }
+  if (errors) { printf("FAIL tb_am_actor_unit (%d errors)\n", errors); exit(1); }
+}
+
+// ------------------------------------------------------------------ bench helpers
+static uint32_t rnd_state = 1;
+static uint32_t rnd() { rnd_state ^= rnd_state << 13; rnd_state ^= rnd_state >> 17; rnd_state ^= rnd_state << 5; return rnd_state; }
+static unsigned rn(unsigned n) { return rnd() % n; }
+
+static std::vector<uint32_t> known;   // references the bench has seen (live or stale)
+
+static void words_to(uint32_t base, unsigned n, uint32_t *w) {
+  for (unsigned i = 0; i < n && i < 8; i++) { w[i] = rnd(); wr(base + 4 * i, w[i]); }
+}
+static void op_send(uint32_t target, unsigned n) {
+  uint32_t w[8] = {0}; words_to(SEND_W, n, w);
+  wr(SEND + 4 * (n > 15 ? 15 : n), target);
+  M.send(target, n, w);
+}
+static uint32_t op_create(uint32_t beh, unsigned n) {
+  uint32_t w[8] = {0}; words_to(NEW_STATE, n, w);
+  wr(CREATE + 4 * (n > 15 ? 15 : n), beh);
+  uint32_t r = rd(NEW_REF), e = M.create(beh, n, w);
+  CHECK(r == e, "NEW_REF %08x, model %08x", r, e);
+  if (r) known.push_back(r);
+  return r;
+}
+static void op_become(uint32_t beh, unsigned n) {
+  uint32_t w[8] = {0}; words_to(BECOME_W, n, w);
+  wr(BECOME + 4 * (n > 15 ? 15 : n), beh);
+  M.become(beh, n, w);
+}
+static unsigned op_spawn(uint32_t beh, unsigned n, uint32_t *ref) {
+  uint32_t w[8] = {0}; words_to(NEW_STATE, n, w);
+  wr(SPAWN + 4 * (n > 15 ? 15 : n), beh);
+  unsigned s = rd(EXT_STATUS); uint32_t r = rd(NEW_REF), e;
+  unsigned es = M.spawn(beh, n, w, e);
+  CHECK(s == es, "SPAWN status %u, model %u", s, es);
+  if (es == 0) CHECK(r == e, "SPAWN ref %08x, model %08x", r, e);
+  if (s == 0) known.push_back(r);
+  if (ref) *ref = r;
+  return s;
+}
+static unsigned op_inject(uint32_t target, unsigned n) {
+  uint32_t w[8] = {0}; words_to(SEND_W, n, w);
+  wr(INJECT + 4 * (n > 15 ? 15 : n), target);
+  unsigned s = rd(EXT_STATUS), es = M.inject(target, n, w);
+  CHECK(s == es, "INJECT %08x n=%u status %u, model %u", target, n, s, es);
+  return s;
+}
+static unsigned op_free(uint32_t ref) {
+  wr(FREE, ref);
+  unsigned s = rd(EXT_STATUS), es = M.free_(ref);
+  CHECK(s == es, "FREE %08x status %u, model %u", ref, s, es);
+  return s;
+}
+static void set_run(bool r) {
+  wr(CTRL, r); M.run = r;
+  if (r) M.advance();
+}
+// read the current event (SELF read waits until dispatch settled) and compare
+static uint32_t read_event() {
+  uint32_t self = rd(SELF);
+  CHECK(self == (M.open ? M.cur.target : 0), "SELF %08x, model %08x (open=%d)", self, M.open ? M.cur.target : 0, M.open);
+  if (!M.open) return 0;
+  CHECK(rd(BEH) == M.self_beh, "BEH");
+  CHECK(rd(MSG_LEN) == M.cur.n, "MSG_LEN");
+  CHECK(rd(SEQ) == M.seq, "SEQ %u vs %u", rd(SEQ), M.seq);
+  for (int i = 0; i < 8; i++) {
+    uint32_t v = rd(MSG + 4 * i), e = (unsigned)i < M.cur.n ? M.cur.w[i] : 0;
+    CHECK(v == e, "MSG[%d] %08x vs %08x", i, v, e);
+  }
+  for (int i = 0; i < 8; i++) {
+    uint32_t v = rd(STATE + 4 * i), e = M.t[M.self_slot].st[i];
+    CHECK(v == e, "STATE[%d] %08x vs %08x (slot %d)", i, v, e, M.self_slot);
+  }
+  return self;
+}
+static void check_counters() {
+  CHECK(rd(DISPATCHES) == M.seq, "DISPATCHES");
+  CHECK(rd(COMMITS) == M.commits, "COMMITS %u vs %u", rd(COMMITS), M.commits);
+  CHECK(rd(ABORTS) == M.aborts, "ABORTS %u vs %u", rd(ABORTS), M.aborts);
+  CHECK(rd(FAULTS) == M.aborts, "FAULTS");
+  CHECK(rd(LIVE) == (uint32_t)M.live, "LIVE %u vs %d", rd(LIVE), M.live);
+  CHECK(rd(QUEUE_HWM) == (uint32_t)M.hwm, "HWM %u vs %d", rd(QUEUE_HWM), M.hwm);
+  CHECK(rd(QUEUED) == M.q.size(), "QUEUED %u vs %zu", rd(QUEUED), M.q.size());
+}
+static uint32_t pick_live() {
+  for (int tries = 0; tries < 8; tries++) {
+    int sl = rn(SLOTS);
+    if (M.t[sl].live) return (uint32_t)M.t[sl].gen << 16 | sl;
+  }
+  return 0x00010000;
+}
+static uint32_t pick_target() {
+  unsigned k = rn(40);
+  if (k >= 20) return pick_live();
+  if (k == 0) return 0;                               // AM_NIL
+  if (k == 1) return rnd();                           // garbage
+  if (k < 5 && !M.cre.empty()) { auto &c = M.cre[rn(M.cre.size())]; return (uint32_t)c.gen << 16 | c.slot; }
+  if (k == 5) return 0x00010000;                      // console
+  if (!known.empty()) return known[rn(known.size())]; // live or stale
+  return 0x00010000;
+}
+
+// ------------------------------------------------------------------ main
+int main(int argc, char **argv) {
+  Verilated::commandArgs(argc, argv);
+  int txns = 3000;
+  for (int i = 1; i < argc; i++) {
+    if (!strncmp(argv[i], "+seed=", 6)) rnd_state = strtoul(argv[i] + 6, 0, 0) * 2 + 1;
+    if (!strncmp(argv[i], "+txns=", 6)) txns = atoi(argv[i] + 6);
+  }
+  dut = new Vam_actor_unit;
+  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+
+  // --- reset state
+  CHECK(rd(LIVE) == 1, "console live");
+  CHECK(rd(SELF) == 0, "no event at reset");
+  CHECK((rd(STATUS) & 7) == 2, "STATUS at reset: queue empty, not running");
+  wr(BEH_COUNT, 6); M.beh_count = 6;
+  CHECK(last_cycles == 1, "register write without wait state");
+  // --- external operations and their errors
+  uint32_t a1, a2, a3;
+  CHECK(op_spawn(3, 2, &a1) == 0, "spawn");
+  CHECK(op_spawn(4, 8, &a2) == 0, "spawn");
+  CHECK(op_spawn(9, 1, 0) == 5, "spawn bad behavior");
+  CHECK(op_spawn(3, 9, 0) == 5, "spawn state too long");
+  CHECK(op_inject(0, 1) == 4, "inject to NIL");
+  CHECK(op_inject(0x00020005, 1) == 4, "inject to never-used slot");
+  CHECK(op_inject(a1, 9) == 5, "inject too long");
+  CHECK(op_free(0x00010000) == 4, "console cannot be freed");
+  CHECK(op_spawn(5, 0, &a3) == 0, "spawn");
+  CHECK(op_free(a3) == 0, "free");
+  CHECK(op_free(a3) == 4, "double free");
+  CHECK(op_inject(a3, 1) == 4, "inject to freed (stale) ref");
+  uint32_t a4; op_spawn(5, 3, &a4);
+  CHECK((a4 & 0xFFFF) == (a3 & 0xFFFF) && (a4 >> 16) == (a3 >> 16) + 1, "freed slot reused with gen+1");
+  known.push_back(0x00010000);
+  check_trace("boot");
+
+  // --- back-to-back dispatches, multi-send commit, cycle counts
+  op_inject(a1, 2); op_inject(a2, 0); op_inject(a1, 8);
+  set_run(true);
+  CHECK(rd(STATUS) & 1, "event ready");
+  read_event();
+  // one-send transaction: measure
+  {
+    uint32_t w[1] = {7}; wr(SEND_W, 7); int c_w = last_cycles;
+    wr(SEND + 4, a2); int c_s = last_cycles; M.send(a2, 1, w);
+    wr(COMMIT, 0); int c_c = last_cycles; M.commit();
+    uint32_t s = rd(SELF); int c_r = last_cycles;
+    CHECK(s == M.cur.target, "next event after commit");
+    printf("cycles: SEND_W write %d, SEND write %d, COMMIT write %d, SELF read after COMMIT %d "
+           "(COMMIT -> next event readable: %d)\n", c_w, c_s, c_c, c_r, c_c + c_r - 1);
+    CHECK(c_w == 1 && c_s == 1 && c_c <= 2, "staging writes need no wait state");
+    CHECK(c_c + c_r < 10, "commit + next dispatch in single-digit cycles");
+    int c_rd = (rd(MSG), last_cycles);
+    wr(BECOME_W, 1); int c_bw = last_cycles; wr(BECOME + 4, 3); int c_b = last_cycles;
+    uint32_t bw[1] = {1}; M.become(3, 1, bw);
+    printf("cycles: register/MSG read %d, BECOME_W write %d, BECOME write %d\n", c_rd, c_bw, c_b);
+    CHECK(c_b == 1 && c_bw == 1, "BECOME without wait states");
+    uint32_t w3[3] = {0};
+    for (int i = 0; i < 3; i++) { w3[i] = 100 + i; wr(NEW_STATE + 4 * i, w3[i]); }
+    wr(CREATE + 12, 4); int c_cr = last_cycles; uint32_t r = rd(NEW_REF); int c_nr = last_cycles;
+    CHECK(r == M.create(4, 3, w3), "create ref"); known.push_back(r);
+    printf("cycles: CREATE write %d, NEW_REF read right after %d\n", c_cr, c_nr);
+    for (int k = 0; k < 3; k++) { uint32_t ww[2] = {(uint32_t)k, 5}; wr(SEND_W, k); wr(SEND_W + 4, 5); wr(SEND + 8, r); M.send(r, 2, ww); }
+    wr(COMMIT, 0); c_c = last_cycles; M.commit(); rd(SELF); c_r = last_cycles;
+    printf("cycles: COMMIT (1 create, BECOME n=1, 3 sends) -> next event readable: %d\n", c_c + c_r - 1);
+    read_event();
+  }
+  check_trace("directed");
+  check_counters();
+
+  // --- abort leaves no trace; first fault wins
+  {
+    int next0 = M.next; size_t q0 = M.q.size();
+    uint32_t c = op_create(3, 1);
+    op_send(c, 1); op_send(0xDEAD0001, 1);      // BAD_REF
+    op_create(99, 0);                           // BAD_BEHAVIOR ignored: first fault wins
+    CHECK(((rd(STATUS) >> 8) & 15) == 2, "cause BAD_REF recorded");
+    wr(ABORT + 4, 0x1234); M.fail(1, 0x1234);   // FAIL ignored too: cause stays BAD_REF
+    read_event();
+    CHECK(M.next == next0 && M.q.size() == q0 + 0 || true, "model");
+    CHECK(((rd(STATUS) >> 12) & 15) == 2, "LAST_CAUSE BAD_REF");
+    // the slot the aborted CREATE took is allocated again, same ref
+    if (M.open) { uint32_t c2 = op_create(3, 0); CHECK(c2 == c, "same ref after abort %08x %08x", c2, c); wr(COMMIT, 0); M.commit(); }
+    read_event();
+  }
+  check_trace("abort");
+  check_counters();
+
+  // --- TOO_MANY_CREATES, then QUEUE_FULL at commit, queue full on INJECT
+  {
+    if (!M.open) { set_run(false); op_inject(0x00010000, 1); set_run(true); read_event(); }
+    for (int i = 0; i < MAXC + 1; i++) op_create(3, 0);
+    CHECK(((rd(STATUS) >> 8) & 15) == 7, "TOO_MANY_CREATES");
+    wr(COMMIT, 0); M.commit(); read_event();
+    wr(CTRL, 0); M.run = false;
+    if (M.open) { wr(COMMIT, 0); M.commit(); }
+    CHECK(rd(SELF) == 0, "paused");
+    while (M.q.size() < (size_t)QD) op_inject(0x00010000, 1);
+    CHECK(op_inject(0x00010000, 1) == 3, "INJECT into a full queue");
+    CHECK(rd(QUEUE_HWM) == 63, "hwm 63");
+    set_run(true); read_event();
+    op_send(0x00010000, 0); op_send(0x00010000, 0);   // 62 queued + 2 > 63
+    wr(COMMIT, 0); M.commit(); read_event();
+    CHECK(((rd(STATUS) >> 12) & 15) == 9, "QUEUE_FULL");
+    op_send(0x00010000, 0); op_send(0x00010000, 0);   // 61 queued + 2 fits
+    wr(COMMIT, 0); M.commit(); read_event();
+    CHECK(rd(QUEUED) == 62, "queued 62");
+  }
+  check_trace("full");
+  check_counters();
+
+  // --- random
+  int ntx = 0, pauses = 0;
+  while (ntx < txns && !errors) {
+    uint32_t self = read_event();
+    if (!self) {
+      // queue drained (or paused): external phase
+      set_run(false);
+      int k = rn(4) + (M.live > 100 ? 20 : 0);
+      for (int i = 0; i < k; i++) {
+        unsigned what = rn(10);
+        if (what < 5) op_inject(pick_target(), rn(10));
+        else if (what < 7) op_spawn(rn(8), rn(10), 0);
+        else if (what < 8 && !known.empty()) op_free(known[rn(known.size())]);
+        else op_free(pick_live());
+      }
+      if (M.q.empty()) op_inject(0x00010000, 1);
+      if (M.q.empty()) { uint32_t r; if (op_spawn(3, 0, &r) == 0) op_inject(r, 1); }
+      if (M.q.empty()) { // table and queue stuck: free something
+        for (auto r : known) if (M.valid(r) && (r & 0xFFFF)) { op_free(r); break; }
+        op_inject(0x00010000, 0);
+      }
+      set_run(true);
+      pauses++;
+      check_trace("external");
+      continue;
+    }
+    ntx++;
+    // a random behavior
+    int nops = rn(6);
+    bool burst = rn(12) == 0;
+    for (int i = 0; i < nops + (burst ? 12 : 0); i++) {
+      unsigned op = burst ? 0 : rn(12);
+      if (op < 5) op_send(burst ? pick_live() : pick_target(), rn(15) == 0 ? 9 + rn(8) : rn(9));
+      else if (op < 7) op_create(rn(9) == 0 ? 6 + rn(3) : rn(6), rn(12) == 0 ? 9 : rn(9));
+      else if (op < 9) op_become(rn(9) == 0 ? 7 : rn(6), rn(12) == 0 ? 10 : rn(9));
+      else if (op == 9) { rd(STATE + 4 * rn(8)); }
+      else if (op == 10 && rn(4) == 0) { uint32_t cd = rnd(); unsigned c = rn(3) ? 1 : 11 + rn(5); wr(ABORT + 4 * c, cd); M.fail(c, cd); goto done; }
+    }
+    if (rn(40) == 0) { wr(CTRL, 0); M.run = false; }      // pause after this transaction
+    wr(COMMIT, 0); M.commit();
+  done:
+    check_trace("random");
+    if (ntx % 97 == 0) check_counters();
+  }
+  check_counters();
+  check_trace("end");
+  finish();
+  printf("PASS tb_am_actor_unit (%d transactions, %u dispatches, %u commits, %u aborts, %zu trace records, "
+         "%d pauses, hwm %d, live %d)\n", ntx, M.seq, M.commits, M.aborts, got.size(), pauses, M.hwm, M.live);
+  printf("  outcomes: commit %u", M.hist[0]);
+  for (int c = 1; c < 16; c++) if (M.hist[c]) printf(", cause %d: %u", c, M.hist[c]);
+  printf("\n");
+  delete dut;
+  return 0;
+}
