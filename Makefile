@@ -8,17 +8,17 @@ SHELL   := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 BUILD   ?= build
 CC      ?= gcc
-CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost -Itests/programs
 CFLAGS_OPT    := $(CFLAGS_COMMON) -O2
 CFLAGS_SAN    := $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined \
                  -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # The runtime and every program (library + demos) compiled for the host.
-RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c
-PROG_SRC  := $(wildcard lib/*.c) $(wildcard demos/*.c)
+RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c host/am_programs.c
+PROG_SRC  := $(wildcard lib/*.c) $(wildcard demos/*.c) $(wildcard tests/programs/*.c)
 HOST_HDR  := include/am.h host/am_rt.h host/am_trace.h lib/behaviors.h \
              lib/behaviors.def $(wildcard lib/*.h) $(wildcard demos/*.h) \
-             $(wildcard demos/*.def)
+             $(wildcard demos/*.def) host/am_programs.h $(wildcard tests/programs/*.def)
 HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c) $(wildcard tests/lib/test_*.c))
 
 .PHONY: help deps host demo test host-test clean
@@ -26,12 +26,15 @@ HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*
 
 help:
 	@echo "actormachine — make targets"
-	@echo "  make demo        run the demo actor programs (host runtime for now; the SoC simulation comes with issue 4)"
-	@echo "  make test        the whole test suite: host runtime + library (ASan/UBSan), RTL benches, lint"
+	@echo "  make demo        the demo programs on the simulated SoC (Verilator), checked in lockstep against the reference runtime"
+	@echo "  make test        the whole test suite: host runtime + library (ASan/UBSan), RTL benches, lint, lockstep co-simulation"
 	@echo "  make host        build the reference runtime and build/host/am-run"
 	@echo "  make host-test   runtime and actor-library tests only"
+	@echo "  make sim         build the SoC simulator build/sim/am-sim (am-sim --help) and the firmware"
+	@echo "  make sim-test    every program in lockstep + the checker's self-test"
+	@echo "  make firmware    the firmware image build/fw/fw.hex"
 	@echo "  make rtl-test    RTL unit benches only"
-	@echo "  make lint        verilator --lint-only -Wall on rtl/"
+	@echo "  make lint        verilator --lint-only -Wall on the actor unit; make sim-lint: the whole SoC"
 	@echo "  make synth-unit  yosys synth_ice40 of the actor unit alone (size report)"
 	@echo "  make deps        install missing dependencies (Debian packages, pinned .venv)"
 	@echo "  make clean       remove build/"
@@ -67,19 +70,21 @@ host-test: deps $(HOST_TESTS) $(BUILD)/host/am-run
 	@scripts/run-suites.sh host $(HOST_TESTS)
 
 # ---- hardware -----------------------------------------------------------------
--include tests/rtl/rtl.mk
+include tests/rtl/rtl.mk
+include firmware/fw.mk
+include sim/sim.mk
 
 # ---- the two commands -----------------------------------------------------------
-demo: deps $(BUILD)/host/am-run
-	@for d in $$($(BUILD)/host/am-run --list-names); do \
-	  echo "== demo $$d (host reference runtime)"; \
-	  $(BUILD)/host/am-run $$d || exit 1; echo; done
+demo: deps sim
+	@for d in $$($(SIM_DIR)/am-sim --list-demos) selfloop; do \
+	  echo "== $$d: the simulated SoC, in lockstep with the reference runtime"; \
+	  $(SIM_DIR)/am-sim $$d || exit 1; echo; done
 
 test: deps
 	@mkdir -p $(BUILD) && : > $(BUILD)/test.log
 	@$(MAKE) --no-print-directory host-test 2>&1 | tee -a $(BUILD)/test.log
-	@if grep -q '^rtl-test:' tests/rtl/rtl.mk 2>/dev/null; then \
-	  $(MAKE) --no-print-directory rtl-test lint 2>&1 | tee -a $(BUILD)/test.log; fi
+	@$(MAKE) --no-print-directory rtl-test lint sim-lint 2>&1 | tee -a $(BUILD)/test.log
+	@$(MAKE) --no-print-directory sim-test 2>&1 | tee -a $(BUILD)/test.log
 	@scripts/run-suites.sh --total $(BUILD)/test.log
 
 clean:

@@ -313,6 +313,11 @@ void am_fail(am_ctx *ctx, am_word code)
     txn_fault(ctx->rt, AM_FAULT_FAIL, code);
 }
 
+void am_host_trap(am_ctx *ctx, uint32_t cause)
+{
+    txn_fault(ctx->rt, cause, 0);
+}
+
 am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = ctx->rt;
@@ -385,6 +390,7 @@ static void trace_txn(am_rt *rt, int committed)
 
 static void do_abort(am_rt *rt)
 {
+    if (rt->seq == rt->cfg.test_perturb_seq) rt->fault_code ^= 1u;
     rt->free_top = rt->snap_free_top;
     rt->next = rt->snap_next;
     rt->aborts++;
@@ -404,8 +410,11 @@ static void do_abort(am_rt *rt)
 
 static void do_commit(am_rt *rt)
 {
-    if (rt->seq == rt->cfg.test_perturb_seq && rt->nsends > 0)
-        rt->sends[0].msg[0] ^= 1u;
+    if (rt->seq == rt->cfg.test_perturb_seq) {
+        if (rt->nsends) rt->sends[0].msg[0] ^= 1u;
+        else if (rt->has_become) rt->become_state[0] ^= 1u;
+        else if (rt->ncreates) rt->creates[0].state[0] ^= 1u;
+    }
     for (uint32_t i = 0; i < rt->ncreates; i++) {
         const staged_create *c = &rt->creates[i];
         make_live(rt, c->ref, c->beh, c->n, c->state);

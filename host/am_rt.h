@@ -79,8 +79,10 @@ typedef struct am_config {
     am_fault_fn on_fault;  /* fault records (NULL: kept for am_last_fault) */
     void *user;            /* passed to on_output / on_fault / on_trace */
     /* Test-only: when non-zero, the transaction with this sequence number
-     * has its first staged send's first word flipped (bit 0) before commit
-     * -- a deliberate divergence that the lockstep checker must catch. */
+     * is corrupted -- bit 0 of the first word of its first send, else of its
+     * BECOME state, else of its first CREATE's state, or of its fault code
+     * if it aborts (nothing if it commits with no effect) -- a deliberate
+     * divergence that the lockstep checker must catch. */
     uint64_t test_perturb_seq;
 } am_config;
 
@@ -127,6 +129,15 @@ const am_fault_record *am_last_fault(const am_rt *rt);
 
 /* Inspect an actor from host code: AM_E_BAD_REF if not valid. */
 am_status am_peek(const am_rt *rt, am_ref ref, am_beh *beh, am_word state[AM_MAX_STATE_WORDS]);
+
+/* The host's model of a firmware trap: abort the running transaction with
+ * cause (TRAP_ILLEGAL .. WATCHDOG), as the hardware does when a behavior
+ * traps. For test programs that exercise the trap path on both targets
+ * (tests/programs/prog_trap.h); does not return. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noreturn))
+#endif
+void am_host_trap(am_ctx *ctx, uint32_t cause);
 
 /* Write one fault record as a line ("fault seq=... cause=... ..."). */
 void am_fault_print(FILE *f, const am_fault_record *rec);

@@ -15,21 +15,13 @@
 #include <string.h>
 
 #include "am_rt.h"
-#include "behaviors.h"
-
-struct demo { const char *name; am_beh boot; const char *what; };
-static const struct demo demos[] = {
-#define AM_DEMO(name, boot, what) { name, boot, what },
-#include "../demos/demos.def"
-#undef AM_DEMO
-    { NULL, 0, NULL }
-};
+#include "am_programs.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: am-run [options] DEMO     run a demo on the reference runtime\n"
-        "       am-run --list             list the demos\n"
+        "usage: am-run [options] PROGRAM  run a program on the reference runtime\n"
+        "       am-run --list             list the programs (demos and test programs)\n"
         "options:\n"
         "  --trace FILE       write one line per transaction (- for stdout)\n"
         "  --max N            stop after N dispatches (default 1000000)\n"
@@ -74,10 +66,12 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         uint32_t *dst = NULL;
-        if (!strcmp(a, "--list") || !strcmp(a, "--list-names")) {
-            for (size_t k = 0; demos[k].name; k++) {
-                if (!strcmp(a, "--list")) printf("%-20s %s\n", demos[k].name, demos[k].what);
-                else printf("%s\n", demos[k].name);
+        if (!strcmp(a, "--list") || !strcmp(a, "--list-demos")) {
+            for (const am_program *p = am_programs; p->name; p++) {
+                if (!strcmp(a, "--list"))
+                    printf("%-20s %s%s\n", p->name, p->demo ? "" : "[test] ", p->what);
+                else if (p->demo)
+                    printf("%s\n", p->name);
             }
             return 0;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -113,9 +107,7 @@ int main(int argc, char **argv)
     }
     if (!name) { usage(stderr); return 1; }
 
-    const struct demo *d = NULL;
-    for (size_t k = 0; demos[k].name; k++)
-        if (!strcmp(demos[k].name, name)) d = &demos[k];
+    const am_program *d = am_program_find(name);
     if (!d) {
         fprintf(stderr, "am-run: no demo named '%s'; try am-run --list\n", name);
         return 1;

@@ -1,0 +1,86 @@
+/*
+ * fw.h — the firmware's internal interfaces: the actor unit's and the SoC's
+ * registers (docs/actor-unit.md, docs/architecture.md), the behavior table,
+ * the built-in behaviors and the entry points shared with crt0.S.
+ */
+#ifndef FW_H
+#define FW_H
+
+#include <stdint.h>
+
+#include "am.h"
+
+/* ---- memory map ----------------------------------------------------------- */
+#define FW_AU_BASE   0x10000000u
+#define FW_UART_BASE 0x20000000u
+#define FW_SYS_BASE  0x30000000u
+
+#define FW_REG(base, off) (*(volatile uint32_t *)((base) + (off)))
+#define AU(off)   FW_REG(FW_AU_BASE, off)
+#define UART(off) FW_REG(FW_UART_BASE, off)
+#define SYS(off)  FW_REG(FW_SYS_BASE, off)
+
+/* actor unit registers (offsets) */
+#define AU_STATUS      0x000u
+#define AU_CTRL        0x004u
+#define AU_BEH_COUNT   0x008u
+#define AU_EXT_STATUS  0x00Cu
+#define AU_NEW_REF     0x010u
+#define AU_SELF        0x020u
+#define AU_BEH         0x024u
+#define AU_MSG_LEN     0x028u
+#define AU_SEQ         0x02Cu
+#define AU_MSG(i)      (0x040u + 4u * (i))   /* R: message word; W: SEND_W[i] */
+#define AU_STATE(i)    (0x060u + 4u * (i))   /* R: state word;   W: BECOME_W[i] */
+#define AU_NEW_STATE(i) (0x080u + 4u * (i))
+#define AU_SEND(n)     (0x0C0u + 4u * (n))
+#define AU_CREATE(n)   (0x100u + 4u * (n))
+#define AU_BECOME(n)   (0x140u + 4u * (n))
+#define AU_INJECT(n)   (0x180u + 4u * (n))
+#define AU_SPAWN(n)    (0x1C0u + 4u * (n))
+#define AU_COMMIT      0x200u
+#define AU_ABORT(c)    (0x240u + 4u * (c))
+#define AU_CYCLES      0x280u
+#define AU_DISPATCHES  0x284u
+#define AU_COMMITS     0x288u
+#define AU_ABORTS      0x28Cu
+#define AU_FAULTS      0x290u
+#define AU_QUEUE_HWM   0x294u
+#define AU_LIVE        0x298u
+
+#define AU_CTRL_RUN    1u
+#define AU_STATUS_EVENT 1u    /* a transaction is open */
+#define AU_WORDS       8u     /* MSG_WORDS = STATE_WORDS of the unit */
+#define AU_LEN_MAX     15u    /* largest length the address can encode */
+
+/* UART registers */
+#define UART_TXDATA    0x0u
+
+/* SYS registers */
+#define SYS_BOOT_BEH   0x0u
+#define SYS_HALT       0x4u
+#define SYS_RAM_BYTES  0x8u
+#define SYS_REPORT     0xCu   /* W: one word of the end-of-run report */
+
+/* halt codes */
+#define FW_HALT_OK          0u
+#define FW_HALT_BOOT_FAILED 1u
+#define FW_HALT_PANIC       2u   /* a trap outside any behavior */
+
+/* ---- behaviors -------------------------------------------------------------- */
+extern const am_behavior_fn fw_behaviors[];
+extern const uint32_t fw_nbehaviors;
+void fw_console_beh(am_ctx *ctx);
+void fw_sink_beh(am_ctx *ctx);
+void fw_ask_beh(am_ctx *ctx);
+
+/* ---- entry points ------------------------------------------------------------- */
+void fw_main(void);
+void fw_loop(void) __attribute__((noreturn));      /* the dispatch loop */
+void fw_restart(void) __attribute__((noreturn));   /* crt0: fresh stack, fw_loop */
+void fw_trap(uint32_t irqs, uint32_t pc);          /* crt0's IRQ vector calls it */
+void fw_putc(char c);
+void fw_puts(const char *s);
+void fw_halt(uint32_t code) __attribute__((noreturn));
+
+#endif /* FW_H */

@@ -1,0 +1,62 @@
+/*
+ * fw_binding.c — the actor API (include/am.h) over the actor unit's
+ * registers. Every effect is one store or a few: the unit checks bounds and
+ * references, records the first fault and turns the COMMIT into an abort
+ * when there was one, exactly as docs/semantics.md says; the firmware never
+ * checks anything itself, so host and hardware cannot drift apart here.
+ *
+ * The context pointer is unused on the hardware: there is one current event,
+ * and the unit holds it.
+ */
+#include "fw.h"
+
+static inline uint32_t clamp_len(uint32_t n) { return n > AU_LEN_MAX ? AU_LEN_MAX : n; }
+static inline uint32_t words_to_write(uint32_t n) { return n > AU_WORDS ? AU_WORDS : n; }
+
+am_ref am_self(const am_ctx *ctx) { (void)ctx; return AU(AU_SELF); }
+am_beh am_my_behavior(const am_ctx *ctx) { (void)ctx; return AU(AU_BEH); }
+uint32_t am_msg_len(const am_ctx *ctx) { (void)ctx; return AU(AU_MSG_LEN); }
+
+am_word am_msg(const am_ctx *ctx, uint32_t i)
+{
+    (void)ctx;
+    return i < AU_WORDS ? AU(AU_MSG(i)) : 0;
+}
+
+am_word am_state(const am_ctx *ctx, uint32_t i)
+{
+    (void)ctx;
+    return i < AU_WORDS ? AU(AU_STATE(i)) : 0;
+}
+
+am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *state)
+{
+    (void)ctx;
+    uint32_t k = words_to_write(n);
+    for (uint32_t i = 0; i < k; i++) AU(AU_NEW_STATE(i)) = state[i];
+    AU(AU_CREATE(clamp_len(n))) = beh;
+    return AU(AU_NEW_REF);
+}
+
+void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
+{
+    (void)ctx;
+    uint32_t k = words_to_write(n);
+    for (uint32_t i = 0; i < k; i++) AU(AU_MSG(i)) = msg[i];
+    AU(AU_SEND(clamp_len(n))) = target;
+}
+
+void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *state)
+{
+    (void)ctx;
+    uint32_t k = words_to_write(n);
+    for (uint32_t i = 0; i < k; i++) AU(AU_STATE(i)) = state[i];
+    AU(AU_BECOME(clamp_len(n))) = beh;
+}
+
+void am_fail(am_ctx *ctx, am_word code)
+{
+    (void)ctx;
+    AU(AU_ABORT(AM_FAULT_FAIL)) = code;
+    fw_restart();
+}

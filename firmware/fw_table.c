@@ -1,0 +1,18 @@
+/*
+ * fw_table.c — the firmware's behavior table: the built-ins (ids 0..2, in
+ * fw_builtins.c) followed by lib/behaviors.def, exactly as the host runtime
+ * builds its own (host/am_behaviors.c), so ids agree on both sides.
+ */
+#include "fw.h"
+#include "behaviors.h"
+
+const am_behavior_fn fw_behaviors[] = {
+    fw_console_beh,
+    fw_sink_beh,
+    fw_ask_beh,
+#define AM_BEHAVIOR(NAME, fn) fn,
+#include "behaviors.def"
+#undef AM_BEHAVIOR
+};
+
+const uint32_t fw_nbehaviors = sizeof fw_behaviors / sizeof fw_behaviors[0];

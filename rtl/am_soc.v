@@ -1,0 +1,163 @@
+// am_soc — the actor machine: PicoRV32 + RAM + actor unit + UART + SYS.
+//
+// Owns: the bus decoder and the SYS registers. Memory map (docs/architecture.md):
+//   0x0000_0000  RAM (RAM_WORDS x 32; code, data, stack; firmware image)
+//   0x1000_0000  actor unit registers (docs/actor-unit.md)
+//   0x2000_0000  UART (rtl/am_uart.v)
+//   0x3000_0000  SYS: +0 BOOT_BEH (R), +4 HALT (W: exit code), +8 RAM_BYTES (R),
+//                +C REPORT (W: one word of the end-of-run report, to report_*_o)
+//   anything else, and RAM addresses past its end: bus error -- the access
+//   completes (reads return 0, writes are ignored) and IRQ 3 is raised, which
+//   the firmware turns into TRAP_BUS.
+// PicoRV32 runs with IRQs on (PROGADDR_IRQ 0x10, q-registers), catching
+// illegal instructions / ebreak / ecall (IRQ 1) and misaligned accesses
+// (IRQ 2). Promises: no access ever hangs the bus.
+`default_nettype none
+
+module am_soc #(
+  parameter integer RAM_WORDS   = 16384,     // 64 KiB
+  parameter         FIRMWARE    = "",        // $readmemh image of the RAM
+  parameter integer UART_DIV    = 104,
+  parameter [0:0]   ENABLE_MUL  = 1,
+  parameter [0:0]   ENABLE_DIV  = 1,
+  parameter integer TABLE_SLOTS = 128,
+  parameter integer QAW         = 6,
+  parameter integer TRACE       = 0          // 1: drive the trace port (simulation)
+) (
+  input  wire        clk_i,
+  input  wire        rst_ni,
+  input  wire [31:0] boot_beh_i,             // behavior id of the boot actor
+  output wire        uart_tx_o,
+  input  wire        uart_rx_i,
+  output reg         halt_o,                 // firmware wrote HALT
+  output wire        cpu_trap_o,             // PicoRV32 stopped (a trap it could not raise as an IRQ)
+  output reg  [31:0] halt_code_o,
+  output wire        report_strobe_o,        // firmware wrote SYS.REPORT
+  output wire [31:0] report_word_o,
+  output wire        con_strobe_o,           // a byte written to the UART
+  output wire [7:0]  con_byte_o,
+  // the actor unit's trace port (docs/actor-unit.md), TRACE=1 only
+  output wire        trace_valid_o,
+  output wire [3:0]  trace_kind_o,
+  output wire [31:0] trace_seq_o,
+  output wire [31:0] trace_ref_o,
+  output wire [31:0] trace_beh_o,
+  output wire [3:0]  trace_len_o,
+  output wire [255:0] trace_words_o,
+  output wire [3:0]  trace_cause_o,
+  output wire [31:0] trace_code_o,
+  // the core's accesses to the actor unit (simulation: per-phase cycle counts)
+  output wire        dbg_au_valid_o,
+  output wire        dbg_au_we_o,
+  output wire [9:0]  dbg_au_addr_o
+);
+  // ---- the core ---------------------------------------------------------------
+  wire        mem_valid, mem_instr;
+  wire        mem_ready;
+  wire [31:0] mem_addr, mem_wdata;
+  wire [3:0]  mem_wstrb;
+  reg  [31:0] mem_rdata;
+  wire [31:0] irq;
+  wire        trap;
+
+  picorv32 #(
+    .ENABLE_COUNTERS(0), .ENABLE_COUNTERS64(0), .CATCH_MISALIGN(1), .CATCH_ILLINSN(1),
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .ENABLE_IRQ(1),
+    .ENABLE_IRQ_QREGS(1), .ENABLE_IRQ_TIMER(0), .PROGADDR_RESET(32'h0),
+    .PROGADDR_IRQ(32'h10), .STACKADDR(RAM_WORDS * 4)
+  ) cpu (
+    .clk(clk_i), .resetn(rst_ni), .trap(trap),
+    .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
+    .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb), .mem_rdata(mem_rdata),
+    .mem_la_read(la_read), .mem_la_write(la_write), .mem_la_addr(la_addr),
+    .mem_la_wdata(la_wdata), .mem_la_wstrb(la_wstrb),
+    .pcpi_valid(pcpi_valid), .pcpi_insn(pcpi_insn), .pcpi_rs1(pcpi_rs1), .pcpi_rs2(pcpi_rs2),
+    .pcpi_wr(1'b0), .pcpi_rd(32'd0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
+    .irq(irq), .eoi(eoi), .trace_valid(cpu_trace_valid), .trace_data(cpu_trace_data)
+  );
+  // PicoRV32 outputs this SoC does not use (look-ahead bus, PCPI, IRQ
+  // acknowledge, instruction trace).
+  wire        la_read, la_write, pcpi_valid, cpu_trace_valid;
+  wire [31:0] la_addr, la_wdata, pcpi_insn, pcpi_rs1, pcpi_rs2, eoi;
+  wire [3:0]  la_wstrb;
+  wire [35:0] cpu_trace_data;
+  wire unused_cpu = ^{la_read, la_write, la_addr, la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
+                      pcpi_rs1, pcpi_rs2, eoi, cpu_trace_valid, cpu_trace_data};
+
+  // ---- decode -------------------------------------------------------------------
+  localparam integer RAW = $clog2(RAM_WORDS);
+  wire in_ram  = mem_addr[31:28] == 4'h0 && {6'd0, mem_addr[27:2]} < RAM_WORDS;
+  wire sel_ram = mem_valid && in_ram;
+  wire sel_au  = mem_valid && mem_addr[31:28] == 4'h1;
+  wire sel_urt = mem_valid && mem_addr[31:28] == 4'h2;
+  wire sel_sys = mem_valid && mem_addr[31:28] == 4'h3;
+  wire sel_err = mem_valid && !in_ram && !sel_au && !sel_urt && !sel_sys;
+  wire we      = mem_wstrb != 4'd0;
+
+  wire        ram_ready;
+  wire [31:0] ram_rdata;
+  am_ram #(.WORDS(RAM_WORDS), .INIT_FILE(FIRMWARE)) ram (
+    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_ram), .ready_o(ram_ready),
+    .addr_i(mem_addr[RAW+1:2]), .wdata_i(mem_wdata), .wstrb_i(mem_wstrb), .rdata_o(ram_rdata));
+
+  wire        urt_ready;
+  wire [31:0] urt_rdata;
+  am_uart #(.DIV(UART_DIV)) uart (
+    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_urt), .ready_o(urt_ready),
+    .addr_i(mem_addr[3:2]), .wdata_i(mem_wdata), .we_i(we), .rdata_o(urt_rdata),
+    .tx_o(uart_tx_o), .rx_i(uart_rx_i), .tx_strobe_o(con_strobe_o), .tx_byte_o(con_byte_o));
+
+  wire        au_ready;
+  wire [31:0] au_rdata;
+  am_actor_unit #(.TABLE_SLOTS(TABLE_SLOTS), .QUEUE_AW(QAW), .TRACE(TRACE)) au (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .mem_valid_i(sel_au), .mem_ready_o(au_ready), .mem_addr_i(mem_addr),
+    .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata),
+    .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
+    .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
+    .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o));
+
+  // SYS registers and the bus-error responder complete at once.
+  reg [31:0] sys_rdata;
+  always @(*) begin
+    case (mem_addr[3:2])
+      2'd0:    sys_rdata = boot_beh_i;
+      2'd2:    sys_rdata = RAM_WORDS * 4;
+      default: sys_rdata = 32'd0;
+    endcase
+  end
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      halt_o      <= 1'b0;
+      halt_code_o <= 32'd0;
+    end else if (sel_sys && we && mem_addr[3:2] == 2'd1) begin
+      halt_o      <= 1'b1;
+      halt_code_o <= mem_wdata;
+    end
+  end
+
+  assign dbg_au_valid_o = sel_au && au_ready;   // an access completes
+  assign dbg_au_we_o    = we;
+  assign dbg_au_addr_o  = mem_addr[9:0];
+
+  assign report_strobe_o = sel_sys && we && mem_addr[3:2] == 2'd3;
+  assign report_word_o   = mem_wdata;
+
+  assign mem_ready = (sel_ram && ram_ready) || (sel_au && au_ready) ||
+                     (sel_urt && urt_ready) || sel_sys || sel_err;
+  always @(*) begin
+    mem_rdata = 32'd0;
+    if (sel_ram) mem_rdata = ram_rdata;
+    if (sel_au)  mem_rdata = au_rdata;
+    if (sel_urt) mem_rdata = urt_rdata;
+    if (sel_sys) mem_rdata = sys_rdata;
+  end
+
+  // IRQ 3: bus error (latched by PicoRV32 until the handler runs).
+  assign irq = {28'd0, sel_err, 3'd0};
+  assign cpu_trap_o = trap;
+  wire unused_soc = mem_instr;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,183 @@
+/*
+ * am_cosim.c — the lockstep checker (see am_cosim.h, docs/cosim.md).
+ *
+ * Both sides are turned into trace lines by the same formatter
+ * (host/am_trace.c) and compared as strings: a line carries everything the
+ * contract makes observable (target, behavior, message, created references
+ * with behavior and state, sends in order, the BECOME, fault cause and code).
+ * Console output is compared after every transaction, byte for byte.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "am_cosim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "am_trace.h"
+
+#define HISTORY 8
+#define OUT_MAX (1u << 20)
+
+struct cosim {
+    am_rt *rt;
+    FILE *trace_out;
+    char ref_line[AM_TRACE_LINE_MAX];
+    size_t ref_line_n;
+    int ref_line_ready;
+    char history[HISTORY][AM_TRACE_LINE_MAX];
+    uint64_t checked;
+    char *ref_out, *hw_out;
+    size_t ref_n, hw_n;
+    int out_overflow;
+};
+
+static void on_ref_trace(void *user, const char *line, size_t n)
+{
+    cosim *c = user;
+    if (n >= sizeof c->ref_line) n = sizeof c->ref_line - 1;
+    memcpy(c->ref_line, line, n);
+    c->ref_line[n] = 0;
+    c->ref_line_n = n;
+    c->ref_line_ready = 1;
+}
+
+static void on_ref_output(void *user, const char *p, size_t n)
+{
+    cosim *c = user;
+    if (c->ref_n + n >= OUT_MAX) { c->out_overflow = 1; return; }
+    memcpy(c->ref_out + c->ref_n, p, n);
+    c->ref_n += n;
+    c->ref_out[c->ref_n] = 0;
+}
+
+static void on_ref_fault(void *user, const am_fault_record *r)
+{
+    (void)user; (void)r;   /* faults are part of the compared lines */
+}
+
+cosim *cosim_new(const am_config *cfg_in, am_beh boot, FILE *trace_out)
+{
+    cosim *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->ref_out = calloc(OUT_MAX, 1);
+    c->hw_out = calloc(OUT_MAX, 1);
+    am_config cfg = *cfg_in;
+    cfg.on_trace = on_ref_trace;
+    cfg.on_output = on_ref_output;
+    cfg.on_fault = on_ref_fault;
+    cfg.user = c;
+    cfg.trace = NULL;
+    c->trace_out = trace_out;
+    am_ref b;
+    if (!c->ref_out || !c->hw_out || am_rt_new(&cfg, &c->rt) != AM_OK ||
+        am_spawn(c->rt, boot, 0, NULL, &b) != AM_OK || am_inject(c->rt, b, 0, NULL) != AM_OK) {
+        cosim_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void cosim_free(cosim *c)
+{
+    if (!c) return;
+    if (c->rt) am_rt_free(c->rt);
+    free(c->ref_out);
+    free(c->hw_out);
+    free(c);
+}
+
+void cosim_txn_clear(cosim_txn *t) { memset(t, 0, sizeof *t); }
+
+void cosim_uart_byte(cosim *c, uint8_t b)
+{
+    if (c->hw_n + 1 >= OUT_MAX) { c->out_overflow = 1; return; }
+    c->hw_out[c->hw_n++] = (char)b;
+    c->hw_out[c->hw_n] = 0;
+}
+
+static void format_hw(const cosim_txn *t, am_trace_buf *b)
+{
+    am_trace_begin(b, t->seq, t->committed, t->target, t->beh, t->len, t->msg);
+    if (t->committed) {
+        for (uint32_t i = 0; i < t->ncreates; i++)
+            am_trace_new(b, t->creates[i].ref, t->creates[i].beh, t->creates[i].n, t->creates[i].st);
+        for (uint32_t i = 0; i < t->nsends; i++)
+            am_trace_send(b, t->sends[i].target, t->sends[i].n, t->sends[i].msg);
+        if (t->has_become)
+            am_trace_become(b, t->become_beh, t->become_n, t->become_st);
+    } else {
+        am_trace_fault(b, t->cause, t->code);
+    }
+    am_trace_end(b, NULL);
+}
+
+static void report(cosim *c, uint64_t seq, const char *what, const char *expected, const char *actual)
+{
+    fprintf(stderr, "\nLOCKSTEP DIVERGENCE at transaction %llu: %s\n",
+            (unsigned long long)seq, what);
+    fprintf(stderr, "  expected (reference runtime): %s", expected);
+    if (!*expected || expected[strlen(expected) - 1] != '\n') fputc('\n', stderr);
+    fprintf(stderr, "  actual   (hardware):          %s", actual);
+    if (!*actual || actual[strlen(actual) - 1] != '\n') fputc('\n', stderr);
+    uint64_t n = c->checked < HISTORY ? c->checked : HISTORY;
+    fprintf(stderr, "  the last %llu matching transactions:\n", (unsigned long long)n);
+    for (uint64_t i = c->checked - n; i < c->checked; i++)
+        fprintf(stderr, "    %s", c->history[i % HISTORY]);
+    fprintf(stderr, "  %llu transactions matched before this one.\n",
+            (unsigned long long)c->checked);
+}
+
+static int compare_output(cosim *c, uint64_t seq)
+{
+    if (c->out_overflow) {
+        fprintf(stderr, "cosim: console output above %u bytes; not compared\n", OUT_MAX);
+        return -1;
+    }
+    if (c->hw_n == c->ref_n && memcmp(c->hw_out, c->ref_out, c->hw_n) == 0) return 0;
+    size_t i = 0;
+    while (i < c->hw_n && i < c->ref_n && c->hw_out[i] == c->ref_out[i]) i++;
+    char e[96], a[96];
+    snprintf(e, sizeof e, "console byte %zu onward: \"%.40s\"", i, c->ref_out + i);
+    snprintf(a, sizeof a, "console byte %zu onward: \"%.40s\"", i, c->hw_out + i);
+    report(c, seq, "console output differs", e, a);
+    return -1;
+}
+
+int cosim_check(cosim *c, const cosim_txn *hw)
+{
+    am_trace_buf b;
+    format_hw(hw, &b);
+    c->ref_line_ready = 0;
+    am_status s = am_step(c->rt);
+    if (s == AM_E_EMPTY) {
+        report(c, hw->seq, "the hardware dispatched an event the reference does not have",
+               "(queue empty)", b.text);
+        return -1;
+    }
+    if (!c->ref_line_ready || strcmp(c->ref_line, b.text) != 0) {
+        report(c, hw->seq, "transaction differs", c->ref_line, b.text);
+        return -1;
+    }
+    if (compare_output(c, hw->seq)) return -1;
+    memcpy(c->history[c->checked % HISTORY], b.text, b.n + 1);
+    c->checked++;
+    if (c->trace_out) fputs(b.text, c->trace_out);
+    return 0;
+}
+
+int cosim_finish(cosim *c)
+{
+    am_counters k;
+    am_get_counters(c->rt, &k);
+    if (k.queue_len != 0) {
+        char e[64];
+        snprintf(e, sizeof e, "%u more events to dispatch", (unsigned)k.queue_len);
+        report(c, k.seq + 1, "the hardware stopped early", e, "(halted with an empty queue)");
+        return -1;
+    }
+    return compare_output(c, k.seq);
+}
+
+uint64_t cosim_checked(const cosim *c) { return c->checked; }
+const char *cosim_console(const cosim *c) { return c->hw_out; }
+am_rt *cosim_ref(cosim *c) { return c->rt; }

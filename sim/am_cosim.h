@@ -1,0 +1,76 @@
+/*
+ * am_cosim.h — the lockstep checker: the hardware's transactions, as the
+ * Verilator testbench collects them from the actor unit's trace port, are
+ * compared one by one with the reference runtime doing the same dispatch.
+ *
+ * The testbench (sim/am_sim_main.cpp) feeds events in; this module owns the
+ * reference runtime, the comparison, and the divergence report. It is plain
+ * C so that it links the reference runtime without a C++ layer in between.
+ */
+#ifndef AM_COSIM_H
+#define AM_COSIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "am.h"
+#include "am_rt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define COSIM_MAX_EFFECTS 16
+
+/* One transaction as the hardware reported it. */
+typedef struct cosim_txn {
+    uint64_t seq;
+    int committed;
+    am_ref target;
+    am_beh beh;            /* 0xffffffff when DEAD_TARGET */
+    uint32_t len;
+    am_word msg[AM_MAX_MSG_WORDS];
+    uint32_t ncreates;
+    struct { am_ref ref; am_beh beh; uint32_t n; am_word st[AM_MAX_STATE_WORDS]; } creates[COSIM_MAX_EFFECTS];
+    uint32_t nsends;
+    struct { am_ref target; uint32_t n; am_word msg[AM_MAX_MSG_WORDS]; } sends[COSIM_MAX_EFFECTS];
+    int has_become;
+    am_beh become_beh;
+    uint32_t become_n;
+    am_word become_st[AM_MAX_STATE_WORDS];
+    uint32_t cause;
+    am_word code;
+} cosim_txn;
+
+typedef struct cosim cosim;
+
+/* cfg: the hardware's bounds (behavior table: the standard one). boot: the
+ * boot behavior both sides spawn and send one empty message to. trace_out:
+ * where to write every matched transaction line (NULL: nowhere). */
+cosim *cosim_new(const am_config *cfg, am_beh boot, FILE *trace_out);
+void cosim_free(cosim *c);
+
+/* Reset the transaction being collected (call before filling it). */
+void cosim_txn_clear(cosim_txn *t);
+
+/* A byte the hardware's console wrote to the UART. */
+void cosim_uart_byte(cosim *c, uint8_t b);
+
+/* A complete hardware transaction: the reference dispatches its next event
+ * and the two are compared, console output included. Returns 0 when they
+ * match; otherwise writes the divergence report to stderr and returns -1. */
+int cosim_check(cosim *c, const cosim_txn *hw);
+
+/* The hardware halted with an empty queue: the reference must be idle too
+ * and the console output identical. 0 when so, else report and -1. */
+int cosim_finish(cosim *c);
+
+uint64_t cosim_checked(const cosim *c);
+/* The console output so far (NUL-terminated). */
+const char *cosim_console(const cosim *c);
+am_rt *cosim_ref(cosim *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AM_COSIM_H */

@@ -1,0 +1,305 @@
+// am_sim_main.cpp — the Verilator testbench of the SoC: runs a program on the
+// simulated machine and, in lockstep, on the reference runtime; every
+// transaction the actor unit reports on its trace port is checked against the
+// reference's (sim/am_cosim.c). A thin C++ shim: clocking, sampling the trace
+// port, the UART and the SYS report; the checking is C.
+//
+//   am-sim [options] PROGRAM        (am-sim --help)
+//
+// Exit status: 0 all transactions matched and the run ended cleanly, 1 a
+// divergence (report on stderr), 2 a usage error, 3 the cycle budget ran out
+// or the firmware halted abnormally.
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vam_soc.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "am_cosim.h"
+#include "am_programs.h"
+
+namespace {
+
+enum { K_DISPATCH = 1, K_CREATE, K_SEND, K_BECOME, K_COMMIT, K_ABORT, K_SPAWN, K_INJECT, K_FREE };
+
+// The actor unit's register offsets that delimit the phases of a dispatch
+// (docs/actor-unit.md): staging writes, then COMMIT or ABORT.
+constexpr unsigned AU_STAGE_LO = 0x040, AU_STAGE_HI = 0x1FF, AU_COMMIT = 0x200,
+                   AU_ABORT_LO = 0x240, AU_ABORT_HI = 0x27F;
+
+struct Phases {
+    uint64_t dispatch = 0, behavior = 0, staging = 0, commit = 0, n = 0;
+};
+
+void usage(FILE *f)
+{
+    std::fprintf(f,
+        "usage: am-sim [options] PROGRAM   run PROGRAM on the simulated SoC, in lockstep\n"
+        "                                  with the reference runtime\n"
+        "       am-sim --list              the programs\n"
+        "options:\n"
+        "  --max-cycles N     give up after N cycles (default 50000000)\n"
+        "  --trace-out FILE   write every checked transaction line to FILE\n"
+        "  --fst FILE         write an FST waveform (also: environment TRACE=1 ->\n"
+        "                     build/sim/PROGRAM.fst)\n"
+        "  --perturb SEQ      test only: corrupt the reference runtime's transaction\n"
+        "                     SEQ; the checker must report a divergence there\n"
+        "  --quiet            no console echo, only the summary\n");
+}
+
+bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = std::strtoull(s, &end, 0);
+    if (errno || !*s || *end) return false;
+    *out = v;
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+    uint64_t max_cycles = 50000000, perturb = 0;
+    const char *name = nullptr, *trace_out_path = nullptr, *fst_path = nullptr;
+    bool quiet = false;
+
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        auto need = [&](const char *opt) -> const char * {
+            if (i + 1 >= argc) { std::fprintf(stderr, "am-sim: %s needs a value\n", opt); std::exit(2); }
+            return argv[++i];
+        };
+        if (a == "--help" || a == "-h") { usage(stdout); return 0; }
+        else if (a == "--list") {
+            for (const am_program *p = am_programs; p->name; p++)
+                std::printf("%-20s %s%s\n", p->name, p->demo ? "" : "[test] ", p->what);
+            return 0;
+        } else if (a == "--list-demos") {
+            for (const am_program *p = am_programs; p->name; p++)
+                if (p->demo) std::printf("%s\n", p->name);
+            return 0;
+        }
+        else if (a == "--quiet") quiet = true;
+        else if (a == "--trace-out") trace_out_path = need("--trace-out");
+        else if (a == "--fst") fst_path = need("--fst");
+        else if (a == "--max-cycles" || a == "--perturb") {
+            const char *v = need(a.c_str());
+            if (!parse_u64(v, a == "--perturb" ? &perturb : &max_cycles)) {
+                std::fprintf(stderr, "am-sim: %s needs a number, got '%s'\n", a.c_str(), v);
+                return 2;
+            }
+        } else if (a[0] == '+') {
+            continue;  // Verilator runtime arguments
+        } else if (a[0] == '-') {
+            std::fprintf(stderr, "am-sim: unknown option '%s'\n", a.c_str());
+            usage(stderr);
+            return 2;
+        } else if (!name) name = argv[i];
+        else { std::fprintf(stderr, "am-sim: one program at a time\n"); return 2; }
+    }
+    if (!name) { usage(stderr); return 2; }
+    const am_program *prog = am_program_find(name);
+    if (!prog) {
+        std::fprintf(stderr, "am-sim: no program named '%s'; try am-sim --list\n", name);
+        return 2;
+    }
+
+    std::string fst_default;
+    const char *trace_env = std::getenv("TRACE");
+    if (!fst_path && trace_env && std::strcmp(trace_env, "1") == 0) {
+        fst_default = std::string("build/sim/") + name + ".fst";
+        fst_path = fst_default.c_str();
+    }
+
+    FILE *trace_out = nullptr;
+    if (trace_out_path) {
+        trace_out = std::fopen(trace_out_path, "w");
+        if (!trace_out) {
+            std::fprintf(stderr, "am-sim: cannot write %s: %s\n", trace_out_path, std::strerror(errno));
+            return 2;
+        }
+    }
+
+    // The reference runtime with the hardware's bounds (rtl/am_soc.v defaults).
+    am_config cfg;
+    am_config_default(&cfg);
+    cfg.test_perturb_seq = perturb;
+    cosim *cs = cosim_new(&cfg, prog->boot, trace_out);
+    if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
+
+    Verilated::commandArgs(argc, argv);
+    auto ctxp = std::make_unique<VerilatedContext>();
+    auto top = std::make_unique<Vam_soc>(ctxp.get());
+    std::unique_ptr<VerilatedFstC> fst;
+    if (fst_path) {
+        ctxp->traceEverOn(true);
+        fst = std::make_unique<VerilatedFstC>();
+        top->trace(fst.get(), 99);
+        fst->open(fst_path);
+    }
+
+    top->boot_beh_i = prog->boot;
+    top->uart_rx_i = 1;
+    top->rst_ni = 0;
+    top->clk_i = 0;
+
+    cosim_txn txn;
+    cosim_txn_clear(&txn);
+    bool in_txn = false, diverged = false;
+    std::vector<uint32_t> report;
+    Phases ph;
+    uint64_t t_end = 0, t_disp = 0, t_stage = 0, t_cwr = 0;
+    uint64_t cycle = 0;
+    auto t0 = std::chrono::steady_clock::now();
+
+    for (; cycle < max_cycles && !top->halt_o && !top->cpu_trap_o; cycle++) {
+        top->rst_ni = cycle >= 4;
+        top->clk_i = 0;
+        top->eval();
+        if (fst) fst->dump(2 * cycle);
+
+        // Sample the combinational outputs before the rising edge.
+        if (top->con_strobe_o) {
+            cosim_uart_byte(cs, top->con_byte_o);
+            if (!quiet) { std::putchar(top->con_byte_o); std::fflush(stdout); }
+        }
+        if (top->report_strobe_o) report.push_back(top->report_word_o);
+        if (top->dbg_au_valid_o && in_txn && top->dbg_au_we_o) {
+            unsigned a = top->dbg_au_addr_o;
+            if (a >= AU_STAGE_LO && a <= AU_STAGE_HI && !t_stage) t_stage = cycle;
+            if (a == AU_COMMIT || (a >= AU_ABORT_LO && a <= AU_ABORT_HI)) t_cwr = cycle;
+        }
+        if (top->trace_valid_o) {
+            unsigned kind = top->trace_kind_o;
+            uint32_t words[8];
+            for (int w = 0; w < 8; w++) words[w] = top->trace_words_o[w];
+            uint32_t len = top->trace_len_o;
+            if (len > 8) len = 8;
+            switch (kind) {
+            case K_DISPATCH:
+                cosim_txn_clear(&txn);
+                in_txn = true;
+                txn.seq = top->trace_seq_o;
+                txn.target = top->trace_ref_o;
+                txn.beh = top->trace_beh_o;
+                txn.len = len;
+                std::memcpy(txn.msg, words, sizeof txn.msg);
+                t_disp = cycle;
+                t_stage = t_cwr = 0;
+                break;
+            case K_CREATE:
+                if (txn.ncreates < COSIM_MAX_EFFECTS) {
+                    auto &c = txn.creates[txn.ncreates++];
+                    c.ref = top->trace_ref_o;
+                    c.beh = top->trace_beh_o;
+                    c.n = len;
+                    std::memcpy(c.st, words, sizeof c.st);
+                }
+                break;
+            case K_SEND:
+                if (txn.nsends < COSIM_MAX_EFFECTS) {
+                    auto &s = txn.sends[txn.nsends++];
+                    s.target = top->trace_ref_o;
+                    s.n = len;
+                    std::memcpy(s.msg, words, sizeof s.msg);
+                }
+                break;
+            case K_BECOME:
+                txn.has_become = 1;
+                txn.become_beh = top->trace_beh_o;
+                txn.become_n = len;
+                std::memcpy(txn.become_st, words, sizeof txn.become_st);
+                break;
+            case K_COMMIT:
+            case K_ABORT:
+                txn.committed = kind == K_COMMIT;
+                if (!txn.committed) {
+                    txn.cause = top->trace_cause_o;
+                    txn.code = top->trace_code_o;
+                    if (txn.cause == AM_FAULT_DEAD_TARGET) txn.beh = 0xffffffffu;
+                }
+                if (cosim_check(cs, &txn) != 0) diverged = true;
+                // phases of this dispatch (docs/cosim.md)
+                if (t_end) ph.dispatch += t_disp - t_end;
+                if (t_cwr) {
+                    uint64_t b_end = t_stage ? t_stage : t_cwr;
+                    ph.behavior += b_end - t_disp;
+                    ph.staging += t_cwr - b_end;
+                    ph.commit += cycle - t_cwr;
+                } else {
+                    ph.commit += cycle - t_disp;   // aborted by hardware (DEAD_TARGET)
+                }
+                ph.n++;
+                t_end = cycle;
+                in_txn = false;
+                break;
+            default:
+                break;  // SPAWN / INJECT / FREE: the boot, mirrored by cosim_new
+            }
+        }
+        if (diverged) break;
+
+        top->clk_i = 1;
+        top->eval();
+        if (fst) fst->dump(2 * cycle + 1);
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    double secs = std::chrono::duration<double>(t1 - t0).count();
+    if (fst) fst->close();
+    top->final();
+    if (trace_out) std::fclose(trace_out);
+
+    int rc = 0;
+    if (diverged) {
+        rc = 1;
+    } else if (top->cpu_trap_o) {
+        std::fprintf(stderr, "am-sim: %s: the CPU stopped (PicoRV32 trap) at cycle %llu\n", name,
+                     (unsigned long long)cycle);
+        rc = 3;
+    } else if (!top->halt_o) {
+        std::fprintf(stderr, "am-sim: %s: no halt after %llu cycles\n", name,
+                     (unsigned long long)cycle);
+        rc = 3;
+    } else if (top->halt_code_o != 0) {
+        std::fprintf(stderr, "am-sim: %s: firmware halted with code %u\n", name,
+                     (unsigned)top->halt_code_o);
+        rc = 3;
+    } else if (cosim_finish(cs) != 0) {
+        rc = 1;
+    }
+
+    // The firmware's end-of-run report: "RPT0", cycles, dispatches, commits,
+    // aborts, faults, queue high-water, live (firmware/fw_main.c).
+    if (report.size() == 8 && report[0] == 0x52505430u) {
+        uint64_t cyc = report[1], disp = report[2];
+        std::printf("\n[%s] lockstep: %llu transactions checked, %s; hardware: cycles=%llu "
+                    "dispatches=%llu commits=%u aborts=%u queue-high-water=%u live=%u\n",
+                    name, (unsigned long long)cosim_checked(cs),
+                    rc == 1 ? "DIVERGED" : "0 divergences", (unsigned long long)cyc,
+                    (unsigned long long)disp, report[3], report[4], report[6], report[7]);
+        if (ph.n) {
+            double n = (double)ph.n;
+            std::printf("[%s] cycles/dispatch %.1f = dispatch %.1f + behavior %.1f + "
+                        "staging %.1f + commit %.1f (mean over %llu dispatches)\n",
+                        name, (double)(ph.dispatch + ph.behavior + ph.staging + ph.commit) / n,
+                        ph.dispatch / n, ph.behavior / n, ph.staging / n, ph.commit / n,
+                        (unsigned long long)ph.n);
+        }
+        std::printf("[%s] simulation: %llu cycles in %.2f s = %.2f M cycles/s\n", name,
+                    (unsigned long long)cycle, secs, secs > 0 ? cycle / secs / 1e6 : 0.0);
+    } else if (rc == 0) {
+        std::fprintf(stderr, "am-sim: %s: no end-of-run report from the firmware\n", name);
+        rc = 3;
+    }
+    cosim_free(cs);
+    return rc;
+}

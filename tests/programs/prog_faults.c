@@ -1,0 +1,100 @@
+/*
+ * prog_faults.c — every fault class, on both targets: each victim message
+ * stages effects (a console print, a send, a create, a become) and then
+ * faults in one particular way. Nothing it staged may become visible; the
+ * fault record carries the event; the next message is served as usual.
+ * Programs "flood" and "fill" drive the queue to QUEUE_FULL and the table
+ * to TABLE_FULL. tests/lib/test_programs.c checks the faults on the host; the
+ * lockstep co-simulation holds the hardware to the same transactions.
+ *
+ * PROG_FAULTS: [step] script; FAULTS_VICTIM: [op]; FAULTS_FLOOD: [depth];
+ * FAULTS_FILL: [] creates 4 sinks and sends itself [] until the table is full.
+ */
+#include "am.h"
+#include "behaviors.h"
+#include "prog_faults.h"
+#include "prog_trap.h"
+
+void prog_faults_victim(am_ctx *ctx)
+{
+    am_word op = am_msg(ctx, 0);
+    am_word nine[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+
+    /* effects that must all vanish */
+    am_print(ctx, "VICTIM OUTPUT MUST NOT APPEAR\n");
+    am_ref c = AM_CREATE(ctx, AMB_PROG_FAULTS_VICTIM, 7);
+    AM_SEND(ctx, c, FAULTS_OP_NONE);
+    AM_BECOME(ctx, AM_BEH_SINK, 1);
+
+    switch (op) {
+    case FAULTS_OP_ILLEGAL:    prog_trap(ctx, AM_FAULT_TRAP_ILLEGAL); break;
+    case FAULTS_OP_MISALIGNED: prog_trap(ctx, AM_FAULT_TRAP_MISALIGNED); break;
+    case FAULTS_OP_BUS:        prog_trap(ctx, AM_FAULT_TRAP_BUS); break;
+    case FAULTS_OP_EBREAK:     prog_trap(ctx, AM_FAULT_TRAP_EBREAK); break;
+    case FAULTS_OP_FAIL:       am_fail(ctx, 0x55u); break;
+    case FAULTS_OP_SENDS:
+        for (uint32_t i = 0; i < 9; i++) AM_SEND(ctx, c, i);   /* 2 + 9 > 8 */
+        break;
+    case FAULTS_OP_CREATES:
+        for (uint32_t i = 0; i < 4; i++) AM_CREATE(ctx, AM_BEH_SINK, i); /* 5 > 4 */
+        break;
+    case FAULTS_OP_MSG_LONG:   am_send(ctx, c, 9, nine); break;
+    case FAULTS_OP_STATE_LONG: am_become(ctx, AM_BEH_SINK, 9, nine); break;
+    case FAULTS_OP_BAD_BEH:    am_create(ctx, 0xffffu, 0, 0); break;
+    case FAULTS_OP_BECOME_BAD: am_become(ctx, 0x7fu, 0, 0); break;  /* < 2^8, > count */
+    case FAULTS_OP_REF_NIL:    AM_SEND(ctx, AM_NIL, 1); break;
+    case FAULTS_OP_REF_RANGE:  AM_SEND(ctx, 0x0001ffffu, 1); break;
+    case FAULTS_OP_REF_GEN:    AM_SEND(ctx, am_self(ctx) + 0x00010000u, 1); break;
+    default:
+        /* FAULTS_OP_NONE: a created victim's own message; commit quietly */
+        return;
+    }
+}
+
+void prog_faults_flood(am_ctx *ctx)
+{
+    am_word depth = am_msg(ctx, 0);
+    if (depth >= FAULTS_FLOOD_DEPTH) return;
+    for (uint32_t i = 0; i < 8; i++) AM_SEND(ctx, am_self(ctx), depth + 1);
+}
+
+void prog_faults_fill(am_ctx *ctx)
+{
+    for (uint32_t i = 0; i < 4; i++) AM_CREATE(ctx, AM_BEH_SINK, i);
+    am_send(ctx, am_self(ctx), 0, 0);
+}
+
+void prog_faults(am_ctx *ctx)
+{
+    am_word step = am_state(ctx, 0);
+    am_ref victim = am_state(ctx, 1);
+    if (step == 0) {
+        am_print(ctx, "faults: start\n");
+        victim = AM_CREATE(ctx, AMB_PROG_FAULTS_VICTIM, 0);
+    }
+    if (step == FAULTS_OP_COUNT) {
+        am_print(ctx, "faults: the machine went on after every fault\n");
+        return;
+    }
+    /* the victim's fault comes first (FIFO), then our next step */
+    AM_SEND(ctx, victim, step + 1);
+    am_print(ctx, "faults: op ");
+    am_print_uint(ctx, step + 1);
+    am_print(ctx, "\n");
+    AM_SEND(ctx, am_self(ctx), 0);
+    AM_BECOME(ctx, AMB_PROG_FAULTS, step + 1, victim);
+}
+
+void prog_flood(am_ctx *ctx)
+{
+    am_print(ctx, "flood: start\n");
+    am_ref f = am_create(ctx, AMB_PROG_FAULTS_FLOOD, 0, 0);
+    AM_SEND(ctx, f, 0);
+}
+
+void prog_fill(am_ctx *ctx)
+{
+    am_print(ctx, "fill: start\n");
+    am_ref f = am_create(ctx, AMB_PROG_FAULTS_FILL, 0, 0);
+    am_send(ctx, f, 0, 0);
+}

@@ -1,0 +1,28 @@
+/*
+ * prog_faults.h — ops of the fault test program (prog_faults.c).
+ */
+#ifndef PROG_FAULTS_H
+#define PROG_FAULTS_H
+
+enum {
+    FAULTS_OP_NONE = 0,
+    FAULTS_OP_ILLEGAL,      /* TRAP_ILLEGAL */
+    FAULTS_OP_MISALIGNED,   /* TRAP_MISALIGNED */
+    FAULTS_OP_BUS,          /* TRAP_BUS */
+    FAULTS_OP_EBREAK,       /* TRAP_EBREAK */
+    FAULTS_OP_FAIL,         /* FAIL 0x55 */
+    FAULTS_OP_SENDS,        /* TOO_MANY_SENDS */
+    FAULTS_OP_CREATES,      /* TOO_MANY_CREATES */
+    FAULTS_OP_MSG_LONG,     /* MSG_TOO_LONG */
+    FAULTS_OP_STATE_LONG,   /* STATE_TOO_LONG */
+    FAULTS_OP_BAD_BEH,      /* BAD_BEHAVIOR (create) */
+    FAULTS_OP_BECOME_BAD,   /* BAD_BEHAVIOR (become) */
+    FAULTS_OP_REF_NIL,      /* BAD_REF: AM_NIL */
+    FAULTS_OP_REF_RANGE,    /* BAD_REF: slot beyond the table */
+    FAULTS_OP_REF_GEN,      /* BAD_REF: live slot, wrong generation */
+    FAULTS_OP_COUNT = FAULTS_OP_REF_GEN
+};
+
+#define FAULTS_FLOOD_DEPTH 3u   /* 1 + 8 + 64 + 512 messages if nothing failed */
+
+#endif /* PROG_FAULTS_H */
