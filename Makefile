@@ -8,17 +8,19 @@ SHELL   := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 BUILD   ?= build
 CC      ?= gcc
-CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost -Itests/programs
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost -Itests/programs -Ibench
 CFLAGS_OPT    := $(CFLAGS_COMMON) -O2
 CFLAGS_SAN    := $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined \
                  -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # The runtime and every program (library + demos) compiled for the host.
 RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c host/am_programs.c
-PROG_SRC  := $(wildcard lib/*.c) $(wildcard demos/*.c) $(wildcard tests/programs/*.c)
+PROG_SRC  := $(wildcard lib/*.c) $(wildcard demos/*.c) $(wildcard tests/programs/*.c) \
+             $(wildcard bench/wl_*.c)
 HOST_HDR  := include/am.h host/am_rt.h host/am_trace.h lib/behaviors.h \
              lib/behaviors.def $(wildcard lib/*.h) $(wildcard demos/*.h) \
-             $(wildcard demos/*.def) host/am_programs.h $(wildcard tests/programs/*.def)
+             $(wildcard demos/*.def) host/am_programs.h $(wildcard tests/programs/*.def) \
+             bench/behaviors.def bench/bench.h
 HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c) $(wildcard tests/lib/test_*.c))
 
 .PHONY: help deps host demo test host-test clean
@@ -36,6 +38,8 @@ help:
 	@echo "  make rtl-test    RTL unit benches only"
 	@echo "  make lint        verilator --lint-only -Wall on the actor unit; make sim-lint: the whole SoC"
 	@echo "  make synth-unit  yosys synth_ice40 of the actor unit alone (size report)"
+	@echo "  make bench       benchmarks: host runtime vs Erlang vs CAF (installs them), report in build/bench/"
+	@echo "  make bench-quick the benchmark pipeline with tiny parameters"
 	@echo "  make deps        install missing dependencies (Debian packages, pinned .venv)"
 	@echo "  make clean       remove build/"
 
@@ -73,6 +77,7 @@ host-test: deps $(HOST_TESTS) $(BUILD)/host/am-run
 include tests/rtl/rtl.mk
 include firmware/fw.mk
 include sim/sim.mk
+include bench/bench.mk
 
 # ---- the two commands -----------------------------------------------------------
 demo: deps sim

@@ -10,11 +10,11 @@ FW_RAM    ?= 0x10000
 FW_CFLAGS := -march=$(FW_ARCH) -mabi=ilp32 -O2 -flto -g -std=c11 -Wall -Wextra -Werror \
              -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
              -ffunction-sections -fdata-sections -msmall-data-limit=0 \
-             -Iinclude -Ilib -Ifirmware -Itests/programs
+             -Iinclude -Ilib -Ifirmware -Itests/programs -Ibench
 FW_SRC    := firmware/crt0.S $(wildcard firmware/*.c) $(wildcard lib/*.c) \
-             $(wildcard demos/*.c) $(wildcard tests/programs/*.c)
+             $(wildcard demos/*.c) $(wildcard tests/programs/*.c) $(wildcard bench/wl_*.c)
 FW_HDR    := include/am.h $(wildcard firmware/*.h) $(wildcard lib/*.h) lib/behaviors.def \
-             $(wildcard demos/*.h) $(wildcard tests/programs/*.h)
+             $(wildcard demos/*.h) $(wildcard tests/programs/*.h) bench/behaviors.def bench/bench.h
 
 $(BUILD)/fw/fw.elf: $(FW_SRC) $(FW_HDR) firmware/link.ld
 	@mkdir -p $(dir $@)

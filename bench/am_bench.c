@@ -1,0 +1,395 @@
+/*
+ * am_bench.c — host driver of the benchmark workloads (issue 6).
+ *
+ *   am-bench WORKLOAD RUNS P1 [P2 [P3]]
+ *
+ *   pingpong  N                  N round trips            unit: message (2N)
+ *   ring      NODES HOPS         token passed HOPS times  unit: message (HOPS)
+ *   counting  N                  N increments             unit: message (N)
+ *   fjcreate  N REPS             N actors, REPS times     unit: actor (N*REPS)
+ *   fib       N REPS             fib(N), actor per call   unit: message (2*calls*REPS)
+ *   big       NODES PINGS        each node PINGS pings    unit: message (2*NODES*PINGS)
+ *   bank      ACCOUNTS T ROUND   T transfers, ROUND at a time  unit: message (4T)
+ *
+ * One untimed warm-up run, then RUNS timed runs; each prints
+ *   RESULT <workload> <run> <units> <ns>
+ * Each run checks its own result (values, dispatch counts, no fault); a
+ * wrong answer prints "FAIL ..." and exits 1. The workloads' behaviors are
+ * bench/wl_*.c, protocols in bench/bench.h. The timed region is the
+ * injection of the initial messages and am_run(); creating the runtime,
+ * spawning and wiring the initial actors are outside it (as in the Erlang
+ * and CAF versions).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <malloc.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "am_rt.h"
+#include "bench.h"
+
+void am_builtin_console(am_ctx *ctx);
+void am_builtin_sink(am_ctx *ctx);
+void am_builtin_ask(am_ctx *ctx);
+
+static const am_behavior_desc *g_table;  /* NULL: am_std_behaviors */
+static uint32_t g_ntable;
+static const char *g_wl = "?";
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL %s: ", g_wl);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(1);
+}
+
+static void init_table(void)
+{
+    /* the bench behaviors are part of the standard table (lib/behaviors.def
+     * includes bench/behaviors.def) */
+    g_table = NULL;
+    g_ntable = 0;
+    if (am_std_nbehaviors != AMB_COUNT_)
+        fail("am_std_nbehaviors %u != AMB_COUNT_ %u", am_std_nbehaviors, (unsigned)AMB_COUNT_);
+}
+
+static am_rt *new_rt(uint32_t table, uint32_t queue)
+{
+    am_config cfg;
+    am_config_default(&cfg);
+    cfg.table_size = table;
+    cfg.queue_depth = queue;
+    cfg.behaviors = g_table;
+    cfg.nbehaviors = g_ntable;
+    am_rt *rt;
+    am_status s = am_rt_new(&cfg, &rt);
+    if (s != AM_OK) fail("am_rt_new: %s", am_strerror(s));
+    return rt;
+}
+
+static am_ref spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st)
+{
+    am_ref r;
+    am_status s = am_spawn(rt, beh, n, st, &r);
+    if (s != AM_OK) fail("am_spawn: %s", am_strerror(s));
+    return r;
+}
+#define SPAWN(rt, beh, ...) spawn((rt), (beh), AM_NWORDS_(__VA_ARGS__), (const am_word[]){__VA_ARGS__})
+
+static void inject(am_rt *rt, am_ref to, uint32_t n, const am_word *m)
+{
+    am_status s = am_inject(rt, to, n, m);
+    if (s != AM_OK) fail("am_inject: %s", am_strerror(s));
+}
+#define INJECT(rt, to, ...) inject((rt), (to), AM_NWORDS_(__VA_ARGS__), (const am_word[]){__VA_ARGS__})
+
+static void run(am_rt *rt)
+{
+    am_status s = am_run(rt, 0);
+    if (s != AM_OK) fail("am_run: %s", am_strerror(s));
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void peek(am_rt *rt, am_ref r, am_word st[AM_MAX_STATE_WORDS])
+{
+    am_beh b;
+    if (am_peek(rt, r, &b, st) != AM_OK) fail("am_peek: actor not live");
+}
+
+/* counters since `base`; checks no fault and, when want != 0, the count */
+static uint64_t check_counters(am_rt *rt, uint64_t base, uint64_t want)
+{
+    am_counters c;
+    am_get_counters(rt, &c);
+    if (c.faults) {
+        const am_fault_record *f = am_last_fault(rt);
+        fail("%llu faults, last cause %s code %08x", (unsigned long long)c.faults,
+             f ? am_fault_name(f->cause) : "?", f ? (unsigned)f->code : 0u);
+    }
+    if (c.queue_len) fail("queue not drained");
+    uint64_t d = c.dispatches - base;
+    if (want && d != want)
+        fail("%llu dispatches, expected %llu", (unsigned long long)d, (unsigned long long)want);
+    return d;
+}
+
+static uint64_t dispatches(am_rt *rt)
+{
+    am_counters c;
+    am_get_counters(rt, &c);
+    return c.dispatches;
+}
+
+typedef struct result { uint64_t units, ns; } result;
+
+/* ---- the workloads ------------------------------------------------------- */
+
+static result wl_pingpong(uint32_t n)
+{
+    am_rt *rt = new_rt(16, 16);
+    am_ref pong = SPAWN(rt, AMB_BENCH_PONG, 0);
+    am_ref ping = SPAWN(rt, AMB_BENCH_PING, pong, n, 0);
+    uint64_t t0 = now_ns();
+    INJECT(rt, ping, BT_START);
+    run(rt);
+    uint64_t t1 = now_ns();
+    check_counters(rt, 0, 1 + 2 * (uint64_t)n);
+    am_word st[AM_MAX_STATE_WORDS];
+    peek(rt, ping, st);
+    if (st[1] != 0 || st[2] != n) fail("ping state left=%u received=%u", st[1], st[2]);
+    am_rt_free(rt);
+    return (result){ 2 * (uint64_t)n, t1 - t0 };
+}
+
+static result wl_ring(uint32_t nodes, uint32_t hops)
+{
+    if (nodes < 2 || nodes > 60000) fail("ring: 2..60000 nodes");
+    am_rt *rt = new_rt(nodes + 4, 16);
+    am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
+    am_ref next = AM_NIL, last = AM_NIL;
+    for (uint32_t i = nodes; i-- > 0;) {
+        next = SPAWN(rt, AMB_BENCH_RING_NODE, next, i);
+        if (i == nodes - 1) last = next;
+    }
+    INJECT(rt, last, BT_LINK, next);  /* close the ring: last -> node 0 */
+    run(rt);
+    uint64_t base = dispatches(rt);
+    uint64_t t0 = now_ns();
+    INJECT(rt, next, BT_TOKEN, hops, ledger);
+    run(rt);
+    uint64_t t1 = now_ns();
+    check_counters(rt, base, (uint64_t)hops + 2);
+    am_word st[AM_MAX_STATE_WORDS];
+    peek(rt, ledger, st);
+    if (st[0] != 1 || st[2] != hops % nodes)
+        fail("token stopped at node %u, expected %u", st[2], hops % nodes);
+    am_rt_free(rt);
+    return (result){ hops, t1 - t0 };
+}
+
+static result wl_counting(uint32_t n)
+{
+    am_rt *rt = new_rt(16, 16);
+    am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
+    am_ref counter = SPAWN(rt, AMB_BENCH_COUNTER, 0);
+    am_ref prod = SPAWN(rt, AMB_BENCH_PRODUCER, counter, n, ledger);
+    uint64_t t0 = now_ns();
+    INJECT(rt, prod, BT_START);
+    run(rt);
+    uint64_t t1 = now_ns();
+    uint64_t ptx = n ? (n + 6) / 7 : 1;
+    check_counters(rt, 0, ptx + n + 2);
+    am_word st[AM_MAX_STATE_WORDS];
+    peek(rt, ledger, st);
+    if (st[0] != 1 || st[2] != n) fail("count %u, expected %u", st[2], n);
+    am_rt_free(rt);
+    return (result){ n, t1 - t0 };
+}
+
+static result wl_fjcreate(uint32_t n, uint32_t reps)
+{
+    if (n < 1 || n > 65530) fail("fjcreate: 1..65530 actors (no GC yet: table 65536)");
+    uint32_t want = 0;
+    for (uint32_t i = 0; i < n; i++) want += bench_fj_value(i);
+    result r = { 0, 0 };
+    for (uint32_t k = 0; k < reps; k++) {
+        am_rt *rt = new_rt(n + 3, 64);
+        am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
+        am_ref forker = SPAWN(rt, AMB_BENCH_FJ_FORKER, n, ledger, 0);
+        uint64_t t0 = now_ns();
+        INJECT(rt, forker, BT_START);
+        run(rt);
+        uint64_t t1 = now_ns();
+        check_counters(rt, 0, (n + 3) / 4 + 2 * (uint64_t)n);
+        am_word st[AM_MAX_STATE_WORDS];
+        peek(rt, ledger, st);
+        if (st[0] != n || st[1] != want) fail("%u results summing to %u, expected %u, %u", st[0], st[1], n, want);
+        am_counters c;
+        am_get_counters(rt, &c);
+        if (c.live != n + 3) fail("%u live actors, expected %u", c.live, n + 3);
+        am_rt_free(rt);
+        r.units += n;
+        r.ns += t1 - t0;
+    }
+    return r;
+}
+
+static uint64_t fib_calls(uint32_t n) { return n < 2 ? 1 : 1 + fib_calls(n - 1) + fib_calls(n - 2); }
+static uint32_t fib_value(uint32_t n)
+{
+    uint32_t a = 0, b = 1;
+    for (uint32_t i = 0; i < n; i++) { uint32_t t = a + b; a = b; b = t; }
+    return a;
+}
+
+static result wl_fib(uint32_t n, uint32_t reps)
+{
+    uint64_t calls = fib_calls(n);
+    if (calls + 3 > 65536) fail("fib: %llu calls do not fit the table (no GC yet)", (unsigned long long)calls);
+    result r = { 0, 0 };
+    for (uint32_t k = 0; k < reps; k++) {
+        am_rt *rt = new_rt((uint32_t)calls + 3, 1u << 16);
+        am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
+        am_ref root = SPAWN(rt, AMB_BENCH_FIB, 0);
+        uint64_t t0 = now_ns();
+        INJECT(rt, root, BT_REQ, n, ledger);
+        run(rt);
+        uint64_t t1 = now_ns();
+        check_counters(rt, 0, 2 * calls);
+        am_word st[AM_MAX_STATE_WORDS];
+        peek(rt, ledger, st);
+        if (st[0] != 1 || st[2] != fib_value(n)) fail("fib(%u) = %u, expected %u", n, st[2], fib_value(n));
+        am_rt_free(rt);
+        r.units += 2 * calls;
+        r.ns += t1 - t0;
+    }
+    return r;
+}
+
+/* neighbour k of node i (also in the Erlang and CAF versions) */
+static const uint32_t big_offsets[BENCH_BIG_NB] = { 1, 3, 7, 15, 31 };
+
+static result wl_big(uint32_t nodes, uint32_t pings)
+{
+    if (nodes < 32 || nodes > 60000) fail("big: 32..60000 nodes");
+    if (pings < 1) fail("big: at least one ping");
+    am_rt *rt = new_rt(nodes + 4, 2 * nodes + 16);
+    am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
+    am_ref *node = malloc(nodes * sizeof *node);
+    if (!node) fail("out of memory");
+    for (uint32_t i = 0; i < nodes; i++)
+        node[i] = SPAWN(rt, AMB_BENCH_BIG_NODE, ledger, pings, i + 1);
+    for (uint32_t i = 0; i < nodes; i++) {
+        am_word m[1 + BENCH_BIG_NB] = { BT_LINK };
+        for (uint32_t k = 0; k < BENCH_BIG_NB; k++) m[1 + k] = node[(i + big_offsets[k]) % nodes];
+        inject(rt, node[i], 1 + BENCH_BIG_NB, m);
+    }
+    run(rt);
+    uint64_t base = dispatches(rt);
+    uint64_t t0 = now_ns();
+    for (uint32_t i = 0; i < nodes; i++) INJECT(rt, node[i], BT_START);
+    run(rt);
+    uint64_t t1 = now_ns();
+    uint64_t npings = (uint64_t)nodes * pings;
+    check_counters(rt, base, 2 * (uint64_t)nodes + 2 * npings);
+    am_word st[AM_MAX_STATE_WORDS];
+    peek(rt, ledger, st);
+    if (st[0] != nodes) fail("%u nodes done, expected %u", st[0], nodes);
+    free(node);
+    am_rt_free(rt);
+    return (result){ 2 * npings, t1 - t0 };
+}
+
+#define BANK_INITIAL 1000000000u
+
+static result wl_bank(uint32_t accounts, uint32_t transfers, uint32_t round)
+{
+    if (accounts < 2 || accounts > 60000 || round < 1) fail("bank: 2..60000 accounts, round >= 1");
+    am_rt *rt = new_rt(accounts + 4, 4 * round + 16);
+    am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
+    am_ref *acct = malloc(accounts * sizeof *acct);
+    uint32_t *want = malloc(accounts * sizeof *want);
+    if (!acct || !want) fail("out of memory");
+    for (uint32_t i = 0; i < accounts; i++) {
+        acct[i] = SPAWN(rt, AMB_BENCH_ACCOUNT, BANK_INITIAL);
+        want[i] = BANK_INITIAL;
+    }
+    am_word rng = 12345;
+    uint64_t t0 = now_ns();
+    for (uint32_t done = 0; done < transfers;) {
+        uint32_t k = transfers - done < round ? transfers - done : round;
+        for (uint32_t j = 0; j < k; j++) {
+            rng = BENCH_LCG(rng); uint32_t src = (rng >> 8) % accounts;
+            rng = BENCH_LCG(rng); uint32_t dst = (rng >> 8) % (accounts - 1);
+            if (dst >= src) dst++;
+            rng = BENCH_LCG(rng); uint32_t amount = (rng >> 8) % 1000 + 1;
+            want[src] -= amount;
+            want[dst] += amount;
+            INJECT(rt, acct[src], BT_CREDIT, amount, acct[dst], ledger);
+        }
+        run(rt);
+        done += k;
+    }
+    uint64_t t1 = now_ns();
+    uint64_t d = check_counters(rt, 0, 0);
+    if (d < 4 * (uint64_t)transfers) fail("%llu dispatches < 4 per transfer", (unsigned long long)d);
+    am_word st[AM_MAX_STATE_WORDS];
+    peek(rt, ledger, st);
+    if (st[0] != transfers) fail("%u transfers done, expected %u", st[0], transfers);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < accounts; i++) {
+        am_beh b;
+        if (am_peek(rt, acct[i], &b, st) != AM_OK || b != AMB_BENCH_ACCOUNT)
+            fail("account %u not idle", i);
+        if (st[0] != want[i]) fail("account %u balance %u, expected %u", i, st[0], want[i]);
+        total += st[0];
+    }
+    if (total != (uint64_t)accounts * BANK_INITIAL) fail("money not conserved");
+    free(acct);
+    free(want);
+    am_rt_free(rt);
+    static int said;
+    if (!said++)
+        fprintf(stderr, "bank: %llu dispatches for %u transfers (%llu postponed credits)\n",
+                (unsigned long long)d, transfers, (unsigned long long)(d - 4 * (uint64_t)transfers));
+    return (result){ 4 * (uint64_t)transfers, t1 - t0 };
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static uint32_t arg(int argc, char **argv, int i, uint32_t dflt)
+{
+    if (i >= argc) return dflt;
+    char *end;
+    unsigned long v = strtoul(argv[i], &end, 0);
+    if (*end || v > 0xffffffffu) fail("bad number '%s'", argv[i]);
+    return (uint32_t)v;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: am-bench WORKLOAD RUNS [params]\n"
+                        "  pingpong N | ring NODES HOPS | counting N | fjcreate N REPS |\n"
+                        "  fib N REPS | big NODES PINGS | bank ACCOUNTS TRANSFERS ROUND\n");
+        return 2;
+    }
+    /* Keep freed runtimes in the heap: a fresh am_rt_new then zeroes warm
+     * memory (untimed) instead of the timed region taking page faults on
+     * fresh mmap()ed pages. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    g_wl = argv[1];
+    init_table();
+    uint32_t runs = arg(argc, argv, 2, 5);
+    uint32_t p1 = arg(argc, argv, 3, 0), p2 = arg(argc, argv, 4, 0), p3 = arg(argc, argv, 5, 0);
+    for (uint32_t r = 0; r <= runs; r++) {   /* run 0: warm-up, not printed */
+        result res;
+        if (!strcmp(g_wl, "pingpong")) res = wl_pingpong(p1 ? p1 : 1000000);
+        else if (!strcmp(g_wl, "ring")) res = wl_ring(p1 ? p1 : 100, p2 ? p2 : 1000000);
+        else if (!strcmp(g_wl, "counting")) res = wl_counting(p1 ? p1 : 1000000);
+        else if (!strcmp(g_wl, "fjcreate")) res = wl_fjcreate(p1 ? p1 : 60000, p2 ? p2 : 10);
+        else if (!strcmp(g_wl, "fib")) res = wl_fib(p1 ? p1 : 22, p2 ? p2 : 10);
+        else if (!strcmp(g_wl, "big")) res = wl_big(p1 ? p1 : 120, p2 ? p2 : 5000);
+        else if (!strcmp(g_wl, "bank")) res = wl_bank(p1 ? p1 : 1000, p2 ? p2 : 100000, p3 ? p3 : 500);
+        else { fprintf(stderr, "unknown workload '%s'\n", g_wl); return 2; }
+        if (r > 0)
+            printf("RESULT %s %u %llu %llu\n", g_wl, r, (unsigned long long)res.units,
+                   (unsigned long long)res.ns);
+        fflush(stdout);
+    }
+    return 0;
+}
