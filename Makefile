@@ -25,6 +25,7 @@ HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*
 
 .PHONY: help deps host demo test host-test clean
 .DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
 
 help:
 	@echo "actormachine — make targets"

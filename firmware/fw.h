@@ -26,6 +26,7 @@
 #define AU_BEH_COUNT   0x008u
 #define AU_EXT_STATUS  0x00Cu
 #define AU_NEW_REF     0x010u
+#define AU_WATCHDOG    0x01Cu   /* RW: cycle budget per transaction; a write acknowledges a watchdog abort */
 #define AU_SELF        0x020u
 #define AU_BEH         0x024u
 #define AU_MSG_LEN     0x028u
@@ -50,6 +51,12 @@
 
 #define AU_CTRL_RUN    1u
 #define AU_STATUS_EVENT 1u    /* a transaction is open */
+
+/* Cycles a behavior may run before the unit aborts it (WATCHDOG). Generous:
+ * on a board the console alone may wait ~70,000 cycles for the UART. */
+#ifndef FW_WATCHDOG_CYCLES
+#define FW_WATCHDOG_CYCLES 1000000u
+#endif
 #define AU_WORDS       8u     /* MSG_WORDS = STATE_WORDS of the unit */
 #define AU_LEN_MAX     15u    /* largest length the address can encode */
 

@@ -53,6 +53,7 @@ void fw_loop(void)
 void fw_main(void)
 {
     AU(AU_BEH_COUNT) = fw_nbehaviors;
+    AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;
     AU(AU_SPAWN(0)) = SYS(SYS_BOOT_BEH);
     am_ref boot = AU(AU_NEW_REF);
     if (AU(AU_EXT_STATUS) != 0 || boot == AM_NIL) {
@@ -69,15 +70,24 @@ void fw_main(void)
 }
 
 /* IRQ bits as the SoC wires them (rtl/am_soc.v): 1 illegal instruction,
- * ebreak or ecall (PicoRV32); 2 misaligned access (PicoRV32); 3 bus error. */
+ * ebreak or ecall (PicoRV32); 2 misaligned access (PicoRV32); 3 bus error;
+ * 4 the unit's watchdog. */
 #define IRQ_ILLEGAL_OR_EBREAK (1u << 1)
 #define IRQ_MISALIGNED        (1u << 2)
 #define IRQ_BUS_ERROR         (1u << 3)
+#define IRQ_WATCHDOG          (1u << 4)
 #define INSN_EBREAK 0x00100073u
 
 void fw_trap(uint32_t irqs, uint32_t pc)
 {
     uint32_t cause;
+    if (irqs & IRQ_WATCHDOG) {
+        /* The unit has already aborted the transaction (cause WATCHDOG, or an
+         * earlier fault's) and waits for this acknowledgement; we abandon the
+         * behavior that was running. */
+        AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;
+        return;
+    }
     if (irqs & IRQ_BUS_ERROR)
         cause = AM_FAULT_TRAP_BUS;
     else if (irqs & IRQ_MISALIGNED)

@@ -41,6 +41,9 @@ module am_actor_unit #(
   input  wire [31:0]             mem_wdata_i,
   input  wire [3:0]              mem_wstrb_i,
   output wire [31:0]             mem_rdata_o,
+  // watchdog: high from a watchdog abort until the firmware acknowledges it
+  // (write WATCHDOG); wire it to a level-sensitive CPU interrupt
+  output wire                    wd_irq_o,
   // trace port (TRACE=1)
   output wire                    trace_valid_o,
   output wire [3:0]              trace_kind_o,
@@ -131,7 +134,20 @@ module am_actor_unit #(
   wire [7:0] a       = mem_addr_i[9:2];
   wire [3:0] a_n     = a[3:0];
   wire       pending = (p_op_q != P_NONE);
-  wire       busy    = d_owns || pending || !tbl_ready || (d_idle && run_q && !q_empty);
+  // Watchdog: a transaction open for WATCHDOG cycles (0 = off) is aborted by
+  // the unit (cause WATCHDOG, unless an earlier fault was recorded). The unit
+  // then holds: it dispatches nothing and every access but a write to
+  // WATCHDOG (the acknowledgement) waits, with wd_irq_o high, so the firmware
+  // abandons the behavior in its interrupt handler before anything else runs,
+  // and a COMMIT racing the abort finds no transaction open.
+  reg  [31:0] wd_budget_q, wd_cnt_q;
+  reg         wd_hold_q;
+  wire        wd_fire = d_open && !wd_hold_q && (wd_budget_q != 32'd0) && (wd_cnt_q >= wd_budget_q);
+  wire        wd_ack  = mem_valid_i && wr && (mem_addr_i[9:2] == 8'h07) && !d_owns && !pending;
+  assign wd_irq_o = wd_hold_q;
+
+  wire       busy    = d_owns || pending || !tbl_ready || (d_idle && run_q && !wd_hold_q && !q_empty) ||
+                       wd_fire || (wd_hold_q && !wd_ack);
   wire       wr_acc  = mem_valid_i && wr && !busy;
   wire       rd_acc  = mem_valid_i && !wr && !busy && !rd_ready_q;
   assign mem_ready_o = wr_acc || rd_ready_q;
@@ -151,6 +167,7 @@ module am_actor_unit #(
   wire w_free    = wr_acc && (a == 8'h05);          // 0x014 FREE
   wire w_ctrl    = wr_acc && (a == 8'h01);          // 0x004 CTRL
   wire w_behcnt  = wr_acc && (a == 8'h02);          // 0x008 BEH_COUNT
+  wire w_wdog    = wr_acc && (a == 8'h07);          // 0x01C WATCHDOG
 
   // argument checks
   wire [SLOT_W-1:0] w_slot   = mem_wdata_i[SLOT_W-1:0];
@@ -267,19 +284,20 @@ module am_actor_unit #(
     .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
     .bw_we_i(w_bec_w && ({1'b0, a[2:0]} < STATE_WORDS[3:0])), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
     .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
-    .fail_i(w_abort), .fail_cause_i(a_n), .qfull_i(w_commit && !commit_ok),
+    .fail_i(w_abort || wd_fire), .fail_cause_i(wd_fire ? 4'd15 : a_n),
+    .qfull_i(w_commit && !commit_ok),
     .cause_o(cause), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),
     .cre_slot_o(cre_slot), .become_o(become), .become_beh_o(become_beh), .become_n_o(become_n));
 
   am_dispatch #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .META_W(META_W), .HDR_W(HDR_W),
                 .STATE_WORDS(STATE_WORDS), .MAX_CREATES(MAX_CREATES)) u_dispatch (
-    .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q), .hold_i(pending),
+    .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q && !wd_hold_q), .hold_i(pending),
     .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
     .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),
     .meta_raddr_o(d_meta_raddr), .meta_we_o(d_meta_we), .meta_waddr_o(d_meta_waddr),
     .meta_wdata_o(d_meta_wdata), .st_we_o(d_st_we), .st_waddr_o(d_st_waddr), .st_wdata_o(d_st_wdata),
     .alloc_snap_o(d_snap), .alloc_restore_o(d_restore),
-    .commit_i(w_commit && commit_ok), .abort_i(w_abort || (w_commit && !commit_ok)),
+    .commit_i(w_commit && commit_ok), .abort_i(w_abort || (w_commit && !commit_ok) || wd_fire),
     .ncreates_i(ncreates), .cre_idx_o(cre_idx), .cre_slot_i(cre_slot),
     .become_i(become), .become_beh_i(become_beh), .become_n_i(become_n),
     .bw_ridx_o(bw_ridx), .bw_rdata_i(bw_rdata), .txn_clear_o(d_txn_clear),
@@ -289,6 +307,22 @@ module am_actor_unit #(
     .dead_o(d_dead), .end_o(d_end), .commit_q_o(d_commit));
 
   wire [3:0] end_cause = d_dead ? 4'd10 : cause;
+
+  // ---------------------------------------------------------------- watchdog
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      wd_budget_q <= 32'd0;
+      wd_cnt_q    <= 32'd0;
+      wd_hold_q   <= 1'b0;
+    end else begin
+      wd_cnt_q <= d_open ? wd_cnt_q + 32'd1 : 32'd0;
+      if (wd_fire) wd_hold_q <= 1'b1;
+      if (w_wdog) begin
+        wd_budget_q <= mem_wdata_i;
+        wd_hold_q   <= 1'b0;
+      end
+    end
+  end
 
   // ---------------------------------------------------------------- control registers, counters
   always @(posedge clk_i) begin
@@ -338,8 +372,9 @@ module am_actor_unit #(
   always @(*) begin
     rd_reg = 32'd0;
     case (a)
-      8'h00: rd_reg = {16'd0, last_cause_q, cause, 4'd0, d_open && (cause != 4'd0),
+      8'h00: rd_reg = {16'd0, last_cause_q, cause, 3'd0, wd_hold_q, d_open && (cause != 4'd0),
                        run_q, q_empty, d_open};
+      8'h07: rd_reg = wd_budget_q;
       8'h01: rd_reg = {31'd0, run_q};
       8'h02: rd_reg[BEH_W:0] = beh_count_q;
       8'h03: rd_reg = {29'd0, ext_q};

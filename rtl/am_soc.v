@@ -11,7 +11,8 @@
 //   the firmware turns into TRAP_BUS.
 // PicoRV32 runs with IRQs on (PROGADDR_IRQ 0x10, q-registers), catching
 // illegal instructions / ebreak / ecall (IRQ 1) and misaligned accesses
-// (IRQ 2). Promises: no access ever hangs the bus.
+// (IRQ 2); IRQ 3 is a bus error, IRQ 4 the actor unit's watchdog.
+// Promises: no access ever hangs the bus.
 `default_nettype none
 
 module am_soc #(
@@ -22,7 +23,11 @@ module am_soc #(
   parameter [0:0]   ENABLE_DIV  = 1,
   parameter integer TABLE_SLOTS = 128,
   parameter integer QAW         = 6,
-  parameter integer TRACE       = 0          // 1: drive the trace port (simulation)
+  parameter integer TRACE       = 0,         // 1: drive the trace port (simulation)
+  // PicoRV32 IRQ lines that can never fire (FPGA builds mask the unused ones:
+  // -250 LUTs on iCE40). Only bits 1..4 are used (see irq below); the default
+  // 0 keeps every line.
+  parameter [31:0]  MASKED_IRQ  = 32'h0000_0000
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -63,7 +68,8 @@ module am_soc #(
   picorv32 #(
     .ENABLE_COUNTERS(0), .ENABLE_COUNTERS64(0), .CATCH_MISALIGN(1), .CATCH_ILLINSN(1),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .ENABLE_IRQ(1),
-    .ENABLE_IRQ_QREGS(1), .ENABLE_IRQ_TIMER(0), .PROGADDR_RESET(32'h0),
+    .ENABLE_IRQ_QREGS(1), .ENABLE_IRQ_TIMER(0), .MASKED_IRQ(MASKED_IRQ),
+    .LATCHED_IRQ(32'hffff_ffef), .PROGADDR_RESET(32'h0),
     .PROGADDR_IRQ(32'h10), .STACKADDR(RAM_WORDS * 4)
   ) cpu (
     .clk(clk_i), .resetn(rst_ni), .trap(trap),
@@ -109,10 +115,11 @@ module am_soc #(
 
   wire        au_ready;
   wire [31:0] au_rdata;
+  wire        au_wd_irq;
   am_actor_unit #(.TABLE_SLOTS(TABLE_SLOTS), .QUEUE_AW(QAW), .TRACE(TRACE)) au (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .mem_valid_i(sel_au), .mem_ready_o(au_ready), .mem_addr_i(mem_addr),
-    .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata),
+    .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata), .wd_irq_o(au_wd_irq),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
     .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o));
@@ -154,8 +161,10 @@ module am_soc #(
     if (sel_sys) mem_rdata = sys_rdata;
   end
 
-  // IRQ 3: bus error (latched by PicoRV32 until the handler runs).
-  assign irq = {28'd0, sel_err, 3'd0};
+  // IRQ 3: bus error (a pulse, latched by PicoRV32 until the handler runs).
+  // IRQ 4: the actor unit's watchdog (a level, held until the firmware
+  // acknowledges it, so PicoRV32 samples it unlatched: LATCHED_IRQ bit 4 = 0).
+  assign irq = {27'd0, au_wd_irq, sel_err, 3'd0};
   assign cpu_trap_o = trap;
   wire unused_soc = mem_instr;
 endmodule

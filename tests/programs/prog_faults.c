@@ -45,6 +45,13 @@ void prog_faults_victim(am_ctx *ctx)
     case FAULTS_OP_REF_NIL:    AM_SEND(ctx, AM_NIL, 1); break;
     case FAULTS_OP_REF_RANGE:  AM_SEND(ctx, 0x0001ffffu, 1); break;
     case FAULTS_OP_REF_GEN:    AM_SEND(ctx, am_self(ctx) + 0x00010000u, 1); break;
+    case FAULTS_OP_WATCHDOG:   prog_trap(ctx, AM_FAULT_WATCHDOG); break;
+    case FAULTS_OP_SENDS_LOOP:
+        /* the host stops at the 9th send; the hardware records the fault, lets
+         * the behavior loop, and its watchdog abort keeps the first cause */
+        for (uint32_t i = 0; i < 9; i++) AM_SEND(ctx, c, i);
+        prog_trap(ctx, AM_FAULT_WATCHDOG);
+        break;
     default:
         /* FAULTS_OP_NONE: a created victim's own message; commit quietly */
         return;

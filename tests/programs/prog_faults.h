@@ -20,7 +20,9 @@ enum {
     FAULTS_OP_REF_NIL,      /* BAD_REF: AM_NIL */
     FAULTS_OP_REF_RANGE,    /* BAD_REF: slot beyond the table */
     FAULTS_OP_REF_GEN,      /* BAD_REF: live slot, wrong generation */
-    FAULTS_OP_COUNT = FAULTS_OP_REF_GEN
+    FAULTS_OP_WATCHDOG,     /* WATCHDOG: an infinite loop */
+    FAULTS_OP_SENDS_LOOP,   /* TOO_MANY_SENDS, then an infinite loop: first fault wins */
+    FAULTS_OP_COUNT = FAULTS_OP_SENDS_LOOP
 };
 
 #define FAULTS_FLOOD_DEPTH 3u   /* 1 + 8 + 64 + 512 messages if nothing failed */

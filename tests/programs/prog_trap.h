@@ -34,6 +34,8 @@ static inline void prog_trap(am_ctx *ctx, uint32_t cause)
     case AM_FAULT_TRAP_EBREAK:
         __asm__ volatile("ebreak");
         break;
+    case AM_FAULT_WATCHDOG:
+        for (;;) __asm__ volatile("");   /* an infinite loop: the unit's watchdog */
     default:
         break;
     }
