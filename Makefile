@@ -36,6 +36,7 @@ help:
 	@echo "  make sim         build the SoC simulator build/sim/am-sim (am-sim --help) and the firmware"
 	@echo "  make sim-test    every program in lockstep + the checker's self-test"
 	@echo "  make firmware    the firmware image build/fw/fw.hex"
+	@echo "  make fuzz N=1000 SEED=1   N random actor programs through the lockstep checker"
 	@echo "  make rtl-test    RTL unit benches only"
 	@echo "  make lint        verilator --lint-only -Wall on the actor unit; make sim-lint: the whole SoC"
 	@echo "  make synth-unit  yosys synth_ice40 of the actor unit alone (size report)"
@@ -91,6 +92,7 @@ test: deps
 	@$(MAKE) --no-print-directory host-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory rtl-test lint sim-lint 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory sim-test 2>&1 | tee -a $(BUILD)/test.log
+	@$(MAKE) --no-print-directory fuzz-ci 2>&1 | tee -a $(BUILD)/test.log
 	@scripts/run-suites.sh --total $(BUILD)/test.log
 
 clean:

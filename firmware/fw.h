@@ -68,6 +68,7 @@
 #define SYS_HALT       0x4u
 #define SYS_RAM_BYTES  0x8u
 #define SYS_REPORT     0xCu   /* W: one word of the end-of-run report */
+#define SYS_BOOT_ARG   0x10u  /* R: the boot message's word (0: empty message) */
 
 /* halt codes */
 #define FW_HALT_OK          0u

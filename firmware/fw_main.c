@@ -3,7 +3,8 @@
  * behaviors of the firmware (docs/firmware.md).
  *
  * Boot: tell the unit how many behaviors exist, SPAWN the boot actor
- * (behavior SYS.BOOT_BEH, empty state), INJECT one empty message to it and
+ * (behavior SYS.BOOT_BEH, empty state), INJECT one message to it ([] or
+ * [SYS.BOOT_ARG] when that is not 0) and
  * start dispatching -- the same steps am-run and the lockstep checker take
  * on the reference runtime.
  *
@@ -60,7 +61,9 @@ void fw_main(void)
         fw_puts("firmware: cannot spawn the boot actor\n");
         fw_halt(FW_HALT_BOOT_FAILED);
     }
-    AU(AU_INJECT(0)) = boot;
+    uint32_t arg = SYS(SYS_BOOT_ARG);
+    AU(AU_MSG(0)) = arg;
+    AU(AU_INJECT(arg ? 1 : 0)) = boot;
     if (AU(AU_EXT_STATUS) != 0) {
         fw_puts("firmware: cannot inject the boot message\n");
         fw_halt(FW_HALT_BOOT_FAILED);

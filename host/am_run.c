@@ -24,6 +24,7 @@ static void usage(FILE *f)
         "       am-run --list             list the programs (demos and test programs)\n"
         "options:\n"
         "  --trace FILE       write one line per transaction (- for stdout)\n"
+        "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
         "  --max N            stop after N dispatches (default 1000000)\n"
         "  --table N          actor table slots, console included (default 128)\n"
         "  --queue N          event queue depth (default 63)\n"
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
     am_config_default(&cfg);
     cfg.on_fault = on_fault;
     const char *trace_path = NULL, *name = NULL;
-    uint32_t max = 1000000;
+    uint32_t max = 1000000, arg = 0;
     int quiet = 0;
 
     for (int i = 1; i < argc; i++) {
@@ -85,6 +86,7 @@ int main(int argc, char **argv)
             trace_path = argv[i];
             continue;
         } else if (!strcmp(a, "--max")) dst = &max;
+        else if (!strcmp(a, "--arg")) dst = &arg;
         else if (!strcmp(a, "--table")) dst = &cfg.table_size;
         else if (!strcmp(a, "--queue")) dst = &cfg.queue_depth;
         else if (!strcmp(a, "--sends")) dst = &cfg.max_sends;
@@ -128,7 +130,7 @@ int main(int argc, char **argv)
     if (s != AM_OK) { fprintf(stderr, "am-run: %s\n", am_strerror(s)); return 1; }
     am_ref boot;
     s = am_spawn(rt, d->boot, 0, NULL, &boot);
-    if (s == AM_OK) s = am_inject(rt, boot, 0, NULL);
+    if (s == AM_OK) s = am_inject(rt, boot, arg ? 1 : 0, &arg);
     if (s == AM_OK) s = am_run(rt, max);
     fflush(stdout);
 

@@ -5,7 +5,8 @@
 //   0x1000_0000  actor unit registers (docs/actor-unit.md)
 //   0x2000_0000  UART (rtl/am_uart.v)
 //   0x3000_0000  SYS: +0 BOOT_BEH (R), +4 HALT (W: exit code), +8 RAM_BYTES (R),
-//                +C REPORT (W: one word of the end-of-run report, to report_*_o)
+//                +C REPORT (W: one word of the end-of-run report, to report_*_o),
+//                +10 BOOT_ARG (R: the boot message's word; 0 = an empty message)
 //   anything else, and RAM addresses past its end: bus error -- the access
 //   completes (reads return 0, writes are ignored) and IRQ 3 is raised, which
 //   the firmware turns into TRAP_BUS.
@@ -32,6 +33,7 @@ module am_soc #(
   input  wire        clk_i,
   input  wire        rst_ni,
   input  wire [31:0] boot_beh_i,             // behavior id of the boot actor
+  input  wire [31:0] boot_arg_i,             // its boot message: [boot_arg_i], or [] if 0
   output wire        uart_tx_o,
   input  wire        uart_rx_i,
   output reg         halt_o,                 // firmware wrote HALT
@@ -127,9 +129,10 @@ module am_soc #(
   // SYS registers and the bus-error responder complete at once.
   reg [31:0] sys_rdata;
   always @(*) begin
-    case (mem_addr[3:2])
-      2'd0:    sys_rdata = boot_beh_i;
-      2'd2:    sys_rdata = RAM_WORDS * 4;
+    case (mem_addr[4:2])
+      3'd0:    sys_rdata = boot_beh_i;
+      3'd2:    sys_rdata = RAM_WORDS * 4;
+      3'd4:    sys_rdata = boot_arg_i;
       default: sys_rdata = 32'd0;
     endcase
   end
@@ -138,7 +141,7 @@ module am_soc #(
     if (!rst_ni) begin
       halt_o      <= 1'b0;
       halt_code_o <= 32'd0;
-    end else if (sel_sys && we && mem_addr[3:2] == 2'd1) begin
+    end else if (sel_sys && we && mem_addr[4:2] == 3'd1) begin
       halt_o      <= 1'b1;
       halt_code_o <= mem_wdata;
     end
@@ -148,7 +151,7 @@ module am_soc #(
   assign dbg_au_we_o    = we;
   assign dbg_au_addr_o  = mem_addr[9:0];
 
-  assign report_strobe_o = sel_sys && we && mem_addr[3:2] == 2'd3;
+  assign report_strobe_o = sel_sys && we && mem_addr[4:2] == 3'd3;
   assign report_word_o   = mem_wdata;
 
   assign mem_ready = (sel_ram && ram_ready) || (sel_au && au_ready) ||

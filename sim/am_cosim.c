@@ -17,6 +17,15 @@
 
 #define HISTORY 8
 #define OUT_MAX (1u << 20)
+#define PENDING_MAX 4096u
+
+/* An event the hardware has committed (or the boot injected) and not yet
+ * dispatched: the conservation model. */
+typedef struct pending_event {
+    am_ref target;
+    uint32_t len;
+    am_word msg[AM_MAX_MSG_WORDS];
+} pending_event;
 
 struct cosim {
     am_rt *rt;
@@ -29,7 +38,28 @@ struct cosim {
     char *ref_out, *hw_out;
     size_t ref_n, hw_n;
     int out_overflow;
+    pending_event pending[PENDING_MAX];
+    uint32_t p_head, p_count;
+    uint64_t test_forget_seq;
 };
+
+static int pending_push(cosim *c, am_ref target, uint32_t len, const am_word *msg)
+{
+    if (c->p_count == PENDING_MAX) return -1;
+    pending_event *e = &c->pending[(c->p_head + c->p_count++) % PENDING_MAX];
+    e->target = target;
+    e->len = len;
+    for (uint32_t i = 0; i < AM_MAX_MSG_WORDS; i++) e->msg[i] = i < len ? msg[i] : 0;
+    return 0;
+}
+
+static void format_event(char *buf, size_t n, am_ref target, uint32_t len, const am_word *msg)
+{
+    size_t k = (size_t)snprintf(buf, n, "event to %08x [", (unsigned)target);
+    for (uint32_t i = 0; i < len && k + 10 < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, i ? " %08x" : "%08x", (unsigned)msg[i]);
+    snprintf(buf + k, n - k, "]");
+}
 
 static void on_ref_trace(void *user, const char *line, size_t n)
 {
@@ -55,7 +85,7 @@ static void on_ref_fault(void *user, const am_fault_record *r)
     (void)user; (void)r;   /* faults are part of the compared lines */
 }
 
-cosim *cosim_new(const am_config *cfg_in, am_beh boot, FILE *trace_out)
+cosim *cosim_new(const am_config *cfg_in, am_beh boot, am_word arg, FILE *trace_out)
 {
     cosim *c = calloc(1, sizeof *c);
     if (!c) return NULL;
@@ -68,12 +98,14 @@ cosim *cosim_new(const am_config *cfg_in, am_beh boot, FILE *trace_out)
     cfg.user = c;
     cfg.trace = NULL;
     c->trace_out = trace_out;
-    am_ref b;
+    am_ref b = AM_NIL;
     if (!c->ref_out || !c->hw_out || am_rt_new(&cfg, &c->rt) != AM_OK ||
-        am_spawn(c->rt, boot, 0, NULL, &b) != AM_OK || am_inject(c->rt, b, 0, NULL) != AM_OK) {
+        am_spawn(c->rt, boot, 0, NULL, &b) != AM_OK ||
+        am_inject(c->rt, b, arg ? 1 : 0, &arg) != AM_OK) {
         cosim_free(c);
         return NULL;
     }
+    pending_push(c, b, arg ? 1 : 0, &arg);
     return c;
 }
 
@@ -111,13 +143,18 @@ static void format_hw(const cosim_txn *t, am_trace_buf *b)
     am_trace_end(b, NULL);
 }
 
-static void report(cosim *c, uint64_t seq, const char *what, const char *expected, const char *actual)
+/* The divergence report. The expected side is the reference runtime's, or
+ * the event-conservation model's when who_expects says so. */
+static void report_from(cosim *c, uint64_t seq, const char *what, const char *who_expects,
+                        const char *expected, const char *actual)
 {
     fprintf(stderr, "\nLOCKSTEP DIVERGENCE at transaction %llu: %s\n",
             (unsigned long long)seq, what);
-    fprintf(stderr, "  expected (reference runtime): %s", expected);
+    char label[64];
+    snprintf(label, sizeof label, "expected (%s):", who_expects);
+    fprintf(stderr, "  %-30s %s", label, expected);
     if (!*expected || expected[strlen(expected) - 1] != '\n') fputc('\n', stderr);
-    fprintf(stderr, "  actual   (hardware):          %s", actual);
+    fprintf(stderr, "  %-30s %s", "actual   (hardware):", actual);
     if (!*actual || actual[strlen(actual) - 1] != '\n') fputc('\n', stderr);
     uint64_t n = c->checked < HISTORY ? c->checked : HISTORY;
     fprintf(stderr, "  the last %llu matching transactions:\n", (unsigned long long)n);
@@ -125,6 +162,11 @@ static void report(cosim *c, uint64_t seq, const char *what, const char *expecte
         fprintf(stderr, "    %s", c->history[i % HISTORY]);
     fprintf(stderr, "  %llu transactions matched before this one.\n",
             (unsigned long long)c->checked);
+}
+
+static void report(cosim *c, uint64_t seq, const char *what, const char *expected, const char *actual)
+{
+    report_from(c, seq, what, "reference runtime", expected, actual);
 }
 
 static int compare_output(cosim *c, uint64_t seq)
@@ -143,10 +185,42 @@ static int compare_output(cosim *c, uint64_t seq)
     return -1;
 }
 
+/* Conservation, independent of the reference runtime: the hardware must
+ * dispatch exactly the events it committed, each once, in commit order. */
+static int check_conservation(cosim *c, const cosim_txn *hw, const char *line)
+{
+    char e[160], a[160];
+    format_event(a, sizeof a, hw->target, hw->len, hw->msg);
+    if (c->p_count == 0) {
+        report_from(c, hw->seq, "an event was dispatched that nobody sent (duplicated or invented)",
+                    "conservation", "(no undelivered event)", a);
+        return -1;
+    }
+    const pending_event *p = &c->pending[c->p_head];
+    int same = p->target == hw->target && p->len == hw->len;
+    for (uint32_t i = 0; same && i < p->len; i++) same = p->msg[i] == hw->msg[i];
+    if (!same) {
+        format_event(e, sizeof e, p->target, p->len, p->msg);
+        report_from(c, hw->seq, "the oldest undelivered event was not the one dispatched (lost, "
+                    "reordered or duplicated)", "conservation", e, a);
+        return -1;
+    }
+    c->p_head = (c->p_head + 1) % PENDING_MAX;
+    c->p_count--;
+    if (hw->committed)
+        for (uint32_t i = hw->seq == c->test_forget_seq ? 1 : 0; i < hw->nsends; i++)
+            if (pending_push(c, hw->sends[i].target, hw->sends[i].n, hw->sends[i].msg)) {
+                report(c, hw->seq, "more undelivered events than the checker can hold", "", line);
+                return -1;
+            }
+    return 0;
+}
+
 int cosim_check(cosim *c, const cosim_txn *hw)
 {
     am_trace_buf b;
     format_hw(hw, &b);
+    if (check_conservation(c, hw, b.text)) return -1;
     c->ref_line_ready = 0;
     am_status s = am_step(c->rt);
     if (s == AM_E_EMPTY) {
@@ -169,6 +243,14 @@ int cosim_finish(cosim *c)
 {
     am_counters k;
     am_get_counters(c->rt, &k);
+    if (c->p_count != 0) {
+        char e[200];
+        format_event(e, sizeof e, c->pending[c->p_head].target, c->pending[c->p_head].len,
+                     c->pending[c->p_head].msg);
+        report_from(c, k.seq + 1, "committed events were never dispatched (lost)", "conservation",
+                    e, "(the hardware halted with an empty queue)");
+        return -1;
+    }
     if (k.queue_len != 0) {
         char e[64];
         snprintf(e, sizeof e, "%u more events to dispatch", (unsigned)k.queue_len);
@@ -177,6 +259,8 @@ int cosim_finish(cosim *c)
     }
     return compare_output(c, k.seq);
 }
+
+void cosim_test_forget(cosim *c, uint64_t seq) { c->test_forget_seq = seq; }
 
 uint64_t cosim_checked(const cosim *c) { return c->checked; }
 const char *cosim_console(const cosim *c) { return c->hw_out; }

@@ -45,9 +45,10 @@ typedef struct cosim_txn {
 typedef struct cosim cosim;
 
 /* cfg: the hardware's bounds (behavior table: the standard one). boot: the
- * boot behavior both sides spawn and send one empty message to. trace_out:
- * where to write every matched transaction line (NULL: nowhere). */
-cosim *cosim_new(const am_config *cfg, am_beh boot, FILE *trace_out);
+ * boot behavior both sides spawn and send one message to: [] when arg is 0,
+ * else [arg]. trace_out: where to write every matched transaction line
+ * (NULL: nowhere). */
+cosim *cosim_new(const am_config *cfg, am_beh boot, am_word arg, FILE *trace_out);
 void cosim_free(cosim *c);
 
 /* Reset the transaction being collected (call before filling it). */
@@ -64,6 +65,11 @@ int cosim_check(cosim *c, const cosim_txn *hw);
 /* The hardware halted with an empty queue: the reference must be idle too
  * and the console output identical. 0 when so, else report and -1. */
 int cosim_finish(cosim *c);
+
+/* Test only: the conservation model forgets the first send committed by
+ * transaction seq, as if the hardware had lost it; the check must report
+ * it when the hardware dispatches that event. */
+void cosim_test_forget(cosim *c, uint64_t seq);
 
 uint64_t cosim_checked(const cosim *c);
 /* The console output so far (NUL-terminated). */

@@ -45,12 +45,15 @@ void usage(FILE *f)
         "                                  with the reference runtime\n"
         "       am-sim --list              the programs\n"
         "options:\n"
+        "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
         "  --max-cycles N     give up after N cycles (default 50000000)\n"
         "  --trace-out FILE   write every checked transaction line to FILE\n"
         "  --fst FILE         write an FST waveform (also: environment TRACE=1 ->\n"
         "                     build/sim/PROGRAM.fst)\n"
         "  --perturb SEQ      test only: corrupt the reference runtime's transaction\n"
         "                     SEQ; the checker must report a divergence there\n"
+        "  --forget SEQ       test only: the event-conservation check forgets the first\n"
+        "                     send of transaction SEQ; it must report a lost event\n"
         "  --quiet            no console echo, only the summary\n");
 }
 
@@ -68,7 +71,7 @@ bool parse_u64(const char *s, uint64_t *out)
 
 int main(int argc, char **argv)
 {
-    uint64_t max_cycles = 50000000, perturb = 0;
+    uint64_t max_cycles = 50000000, perturb = 0, arg = 0, forget = 0;
     const char *name = nullptr, *trace_out_path = nullptr, *fst_path = nullptr;
     bool quiet = false;
 
@@ -91,9 +94,11 @@ int main(int argc, char **argv)
         else if (a == "--quiet") quiet = true;
         else if (a == "--trace-out") trace_out_path = need("--trace-out");
         else if (a == "--fst") fst_path = need("--fst");
-        else if (a == "--max-cycles" || a == "--perturb") {
+        else if (a == "--max-cycles" || a == "--perturb" || a == "--arg" || a == "--forget") {
             const char *v = need(a.c_str());
-            if (!parse_u64(v, a == "--perturb" ? &perturb : &max_cycles)) {
+            uint64_t *dst = a == "--perturb" ? &perturb : a == "--arg" ? &arg :
+                            a == "--forget" ? &forget : &max_cycles;
+            if (!parse_u64(v, dst) || (dst == &arg && arg > 0xffffffffull)) {
                 std::fprintf(stderr, "am-sim: %s needs a number, got '%s'\n", a.c_str(), v);
                 return 2;
             }
@@ -133,8 +138,9 @@ int main(int argc, char **argv)
     am_config cfg;
     am_config_default(&cfg);
     cfg.test_perturb_seq = perturb;
-    cosim *cs = cosim_new(&cfg, prog->boot, trace_out);
+    cosim *cs = cosim_new(&cfg, prog->boot, (am_word)arg, trace_out);
     if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
+    cosim_test_forget(cs, forget);
 
     Verilated::commandArgs(argc, argv);
     auto ctxp = std::make_unique<VerilatedContext>();
@@ -148,6 +154,7 @@ int main(int argc, char **argv)
     }
 
     top->boot_beh_i = prog->boot;
+    top->boot_arg_i = (uint32_t)arg;
     top->uart_rx_i = 1;
     top->rst_ni = 0;
     top->clk_i = 0;

@@ -18,6 +18,7 @@ $(SIM_DIR)/libcosim.a: $(COSIM_C) sim/am_cosim.h $(BUILD)/host/libam.a
 $(SIM_DIR)/am-sim: sim/am_sim_main.cpp $(SOC_SRCS) rtl/lint.vlt $(SIM_DIR)/libcosim.a
 	@test -n "$(PICORV32_DIR)" || { echo "sim: PicoRV32 not found in .venv (run make deps)"; exit 1; }
 	@mkdir -p $(SIM_DIR)/obj
+	@rm -f $@   # Verilator's make does not see libcosim.a changes: force the link
 	verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast \
 	  -Wall --timescale 1ns/1ps --trace-fst --top-module am_soc \
 	  -GTRACE=1 -GUART_DIV=$(SIM_UART_DIV) -GFIRMWARE='"$(abspath $(BUILD)/fw/fw.hex)"' \
@@ -38,3 +39,15 @@ sim-lint: deps
 .PHONY: sim-test
 sim-test: sim
 	@tests/sim/run.sh $(SIM_DIR)/am-sim $(SIM_DIR)/tests
+
+# Random actor programs through the lockstep checker (tests/fuzz/fuzz.sh).
+N    ?= 1000
+SEED ?= 1
+FUZZ_CI_N ?= 300
+.PHONY: fuzz fuzz-ci
+fuzz: sim
+	@tests/fuzz/fuzz.sh $(N) $(SEED) $(SIM_DIR)/am-sim $(BUILD)/fuzz
+
+# The fixed-seed batch of `make test`.
+fuzz-ci: sim
+	@tests/fuzz/fuzz.sh $(FUZZ_CI_N) 1 $(SIM_DIR)/am-sim $(BUILD)/fuzz-ci

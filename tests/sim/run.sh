@@ -44,5 +44,16 @@ for case in "cell 5" "bank 41" "faults 8"; do
   fi
 done
 
+# The conservation check checks: forgetting one committed send must be
+# reported as a lost event when the hardware dispatches it.
+log=$OUT/forget-cell-3.log
+"$SIM" --quiet --forget 3 cell > "$log" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "LOCKSTEP DIVERGENCE at transaction 4: the oldest undelivered event" "$log" \
+   && grep -q "expected (conservation)" "$log"; then
+  ok "conservation check catches a lost event"
+else
+  bad "conservation check catches a lost event" "exit $rc (see $log)"
+fi
+
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
