@@ -42,6 +42,7 @@ help:
 	@echo "  make synth-unit  yosys synth_ice40 of the actor unit alone (size report)"
 	@echo "  make bench       benchmarks: host runtime vs Erlang vs CAF (installs them), report in build/bench/"
 	@echo "  make bench-quick the benchmark pipeline with tiny parameters"
+	@echo "  make bench-hw    cycles per dispatch of every workload on the simulated SoC (build/bench/hw.md)"
 	@echo "  make deps        install missing dependencies (Debian packages, pinned .venv)"
 	@echo "  make clean       remove build/"
 

@@ -2,11 +2,19 @@
 # the top Makefile (-include bench/bench.mk). Standalone: make -f bench/bench.mk bench
 #
 #   make bench            install the comparators if missing (bench/deps.sh),
-#                         build, run every workload on the host runtime,
+#                         build, run every workload on the simulated SoC
+#                         (bench-hw, below), then on the host runtime,
 #                         Erlang/OTP and CAF, write build/bench/report.md and
 #                         build/bench/bench.{png,svg}             (~3-5 min)
-#   make bench-quick      the same pipeline with tiny parameters (smoke test)
-#   make bench-doc        copy the latest report tables into docs/performance.md
+#   make bench-hw         the hardware figures only: every workload as a boot
+#                         program on the Verilator SoC (bench/programs.def,
+#                         bench/wl_boot.c) in lockstep; cycles per dispatch and
+#                         its phases, dispatches/s at the boards' clocks:
+#                         build/bench/hw.md (bench/hw.sh)            (~10 s)
+#   make bench-quick      the same pipeline with tiny parameters (smoke test;
+#                         no hardware part)
+#   make bench-doc        copy the latest report tables (and hw.md) into
+#                         docs/performance.md
 #
 # `make test` needs none of this. Timing never appears in tests.
 
@@ -33,7 +41,12 @@ BENCH_CFLAGS   := $(or $(CFLAGS_COMMON),-std=c11 -Wall -Wextra -Werror -g -Iincl
                   -O2 -DNDEBUG -Ibench
 BENCH_CXXFLAGS := -std=c++17 -O2 -DNDEBUG -Wall
 
-.PHONY: bench bench-quick bench-deps bench-build bench-doc
+.PHONY: bench bench-quick bench-deps bench-build bench-doc bench-hw
+
+# The hardware part needs the SoC simulator of sim/sim.mk (the top Makefile);
+# standalone, `make bench` skips it.
+BENCH_SIM    := $(or $(SIM_DIR),$(BUILD)/sim)/am-sim
+BENCH_HW_DEP := $(if $(SIM_DIR),sim)
 
 bench-deps:
 	@bench/deps.sh
@@ -52,11 +65,22 @@ $(BENCH_DIR)/savina-caf: bench/caf/savina.cpp | bench-deps
 
 bench-build: $(BENCH_DIR)/am-bench $(BENCH_DIR)/erlang/savina.beam $(BENCH_DIR)/savina-caf
 
-bench: bench-build
-	@BENCH_BIN=$(BENCH_DIR) BENCH_DIR=$(BENCH_DIR) bench/run.sh
+bench: bench-build $(BENCH_HW_DEP)
+	@hw=0; \
+	if [ -n "$(BENCH_HW_DEP)" ]; then BENCH_DIR=$(BENCH_DIR) bench/hw.sh $(BENCH_SIM) || hw=1; \
+	else echo "bench: no SoC simulator outside the top Makefile; hardware part skipped"; fi; \
+	BENCH_BIN=$(BENCH_DIR) BENCH_DIR=$(BENCH_DIR) bench/run.sh || exit 1; exit $$hw
+
+# Refreshes report.md's hardware section when a host report exists.
+bench-hw: $(BENCH_HW_DEP)
+	@BENCH_DIR=$(BENCH_DIR) bench/hw.sh $(BENCH_SIM)
+	@if [ -f $(BENCH_DIR)/results.tsv ] && [ -f $(BENCH_DIR)/meta.txt ]; then \
+	  python3 bench/report.py $(BENCH_DIR) >/dev/null || true; fi
 
 bench-quick: bench-build
 	@BENCH_QUICK=1 BENCH_BIN=$(BENCH_DIR) BENCH_DIR=$(BENCH_DIR)/quick bench/run.sh
 
 bench-doc:
 	@python3 bench/update_doc.py $(BENCH_DIR)/report.md docs/performance.md
+	@if [ -f $(BENCH_DIR)/hw.md ]; then python3 bench/hw_report.py --doc $(BENCH_DIR)/hw.md docs/performance.md; \
+	else echo "bench-doc: no $(BENCH_DIR)/hw.md (make bench-hw): hardware section unchanged"; fi

@@ -125,11 +125,20 @@ def main():
                 w(f"| {name} | {fmt(m)} | {fmt(lo)} | {fmt(hi)} | {n} | "
                   + ("1×" if s == "ours" else ratio(s, wl)) + " |")
     w("")
-    w("## Hardware (Verilator SoC): not yet measured")
-    w("")
-    w("Cycles per dispatch of the actor unit + firmware come with the SoC "
-      "simulation (a later issue). No figure is given here until it is measured.")
-    w("")
+    hw = os.path.join(d, "hw.md")
+    if os.path.exists(hw):
+        # written by bench/hw.sh (`make bench-hw`, run first by `make bench`)
+        w("## Hardware (Verilator SoC)")
+        w("")
+        for line in open(hw).read().splitlines()[2:]:   # drop its title
+            w("#" + line if line.startswith("#") else line)
+        w("")
+    else:
+        w("## Hardware (Verilator SoC): not in this run")
+        w("")
+        w("`make bench-hw` (part of `make bench`) writes the hardware figures to "
+          "hw.md beside this report; none was found here.")
+        w("")
     w("## Plots")
     w("")
     w("![median ns per unit, log scale, with min–max](bench.png) "

@@ -14,6 +14,9 @@ const am_program am_programs[] = {
 #define AM_DEMO(name, boot, what) { name, boot, what, 0 },
 #include "../tests/programs/programs.def"
 #undef AM_DEMO
+#define AM_DEMO(name, boot, what) { name, boot, what, 0 },
+#include "../bench/programs.def"
+#undef AM_DEMO
     { NULL, 0, NULL, 0 }
 };
 

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# bench/hw.sh — the hardware figures: every benchmark workload on the
+# simulated SoC (Verilator, PicoRV32 + actor unit), in lockstep with the
+# reference runtime; cycles per dispatch from the hardware's counters with
+# the per-phase breakdown, and dispatches per second at each board's clock.
+#
+#   bench/hw.sh [AM_SIM]        (`make bench-hw`; also part of `make bench`)
+#
+# Runs `selfloop` and every `bench-*` program of `AM_SIM --list`
+# (bench/programs.def, behaviors in bench/wl_boot.c). Each program checks its
+# own answer on the machine and prints "bench NAME: ok ..." (or "WRONG"). The
+# console is needed for that, so the programs run without --quiet (the
+# console output costs no extra cycles: it is printed either way).
+# Fails (exit 1) if a run diverges from the reference runtime, does not end
+# cleanly, aborts a transaction, prints WRONG or no "ok" line — after writing
+# the report of everything else.
+#
+# Environment: BENCH_DIR (default build/bench) receives hw.tsv, hw.log,
+# hw-meta.txt and hw.md; FPGA_DIR (default build/fpga) is searched for the
+# boards' measured Fmax (FPGA_DIR/BOARD/report.*; bench/hw_report.py).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+SIM=${1:-${SIM:-build/sim/am-sim}}
+BENCH_DIR=${BENCH_DIR:-build/bench}
+FPGA_DIR=${FPGA_DIR:-build/fpga}
+TIMEOUT=${BENCH_TIMEOUT:-600}
+
+if [ ! -x "$SIM" ]; then
+  echo "bench-hw: $SIM not found (make sim builds it)" >&2
+  exit 1
+fi
+mkdir -p "$BENCH_DIR"
+TSV=$BENCH_DIR/hw.tsv
+LOG=$BENCH_DIR/hw.log
+META=$BENCH_DIR/hw-meta.txt
+: > "$LOG"
+
+progs=$("$SIM" --list | awk '$1 ~ /^bench-/ { print $1 }')
+if [ -z "$progs" ]; then
+  echo "bench-hw: $SIM lists no bench-* program (bench/programs.def)" >&2
+  exit 1
+fi
+progs="selfloop $progs"
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit: $(git describe --always --dirty 2>/dev/null || echo '?')"
+  echo "verilator: $(verilator --version 2>/dev/null | head -1)"
+  fw=build/fw/fw.elf
+  if [ -f "$fw" ] && command -v riscv64-unknown-elf-size >/dev/null; then
+    echo "firmware: $(riscv64-unknown-elf-size "$fw" | awk 'NR == 2 { print $1 " bytes text" }')"
+  fi
+} > "$META"
+
+printf 'program\tcycles\tdispatches\tcommits\taborts\tqueue_hwm\tlive\tph_dispatch\tph_behavior\tph_staging\tph_commit\tsim_s\tresult\n' > "$TSV"
+
+failed=0
+num() {  # KEY TEXT -> the number after KEY=
+  sed -nE "s/.*[ ;]$1=([0-9]+).*/\1/p" <<< "$2" | head -1
+}
+for p in $progs; do
+  printf 'bench-hw: %-16s ' "$p"
+  out=$(timeout "$TIMEOUT" "$SIM" "$p" 2>&1); rc=$?
+  { echo "== $p (rc=$rc)"; echo "$out"; } >> "$LOG"
+  sum=$(grep -F "[$p] lockstep:" <<< "$out")
+  ph=$(grep -F "[$p] cycles/dispatch" <<< "$out")
+  secs=$(sed -nE "s/^\[$p\] simulation: [0-9]+ cycles in ([0-9.]+) s.*/\1/p" <<< "$out")
+  name=${p#bench-}
+  result=$(grep -E "^bench $name: (ok|WRONG)" <<< "$out" | head -1)
+  why=
+  if [ $rc -ne 0 ]; then why="exit $rc"
+  elif ! grep -q "0 divergences" <<< "$sum"; then why="no clean lockstep summary"
+  elif grep -q "WRONG" <<< "$out"; then why="wrong result: $(grep -m1 WRONG <<< "$out")"
+  elif [ "$p" != selfloop ] && [ -z "$result" ]; then why="no 'bench $name: ok' line"
+  elif [ -z "$ph" ]; then why="no cycles/dispatch line"
+  fi
+  aborts=$(num aborts "$sum")
+  if [ -z "$why" ] && [ "${aborts:-1}" -ne 0 ]; then why="$aborts aborted transactions"; fi
+  if [ -n "$why" ]; then
+    echo "FAILED ($why; see $LOG)"
+    failed=1
+    printf '%s\t\t\t\t\t\t\t\t\t\t\t\tFAILED: %s\n' "$p" "$why" >> "$TSV"
+    continue
+  fi
+  read -r pd pb ps pc < <(sed -nE 's/.*= dispatch ([0-9.]+) \+ behavior ([0-9.]+) \+ staging ([0-9.]+) \+ commit ([0-9.]+) .*/\1 \2 \3 \4/p' <<< "$ph")
+  cyc=$(num cycles "$sum"); disp=$(num dispatches "$sum")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$cyc" "$disp" \
+    "$(num commits "$sum")" "$aborts" "$(num queue-high-water "$sum")" "$(num live "$sum")" \
+    "$pd" "$pb" "$ps" "$pc" "${secs:-0}" "${result:-ok}" >> "$TSV"
+  awk -v c="$cyc" -v d="$disp" -v s="$secs" 'BEGIN { printf "%6d dispatches, %8d cycles, %6.1f cycles/dispatch (%.1f s to simulate)\n", d, c, c / d, s }'
+done
+
+python3 bench/hw_report.py "$BENCH_DIR" "$FPGA_DIR" || failed=1
+echo "bench-hw: report in $BENCH_DIR/hw.md"
+if [ $failed -ne 0 ]; then
+  echo "bench-hw: FAILED (a program diverged, aborted or gave a wrong answer; see $LOG)" >&2
+  exit 1
+fi
