@@ -3,10 +3,30 @@
  * dispatch. The rules implemented here are docs/semantics.md, clause by
  * clause; the hardware (rtl/) implements the same ones and the lockstep
  * co-simulation holds the two to it.
+ *
+ * Layout, chosen for the dispatch loop (docs/performance.md):
+ *   - The actor table is one 48-byte record per slot {state[8], gen<<16 |
+ *     live, beh}, so a reference check is one load and compare, and dispatch
+ *     touches one record per actor. State words past the written length are
+ *     stored as 0, so am_state needs no length.
+ *   - The event queue is a ring of queue_depth + max_sends slots. The event
+ *     in dispatch is read in place at its ring slot (it has left the queue),
+ *     and SENDs are staged directly in the slots after the tail; commit adds
+ *     their number to the count, abort simply does not. The extra max_sends
+ *     slots guarantee that staging never overwrites a queued event or the
+ *     event in dispatch, whatever the outcome of the QUEUE_FULL check at
+ *     commit. Message words past the length are stored as 0.
+ *   - CREATE, BECOME and SEND stage their words zero-filled to 8, so commit
+ *     copies fixed 32-byte blocks; the actor table is written only at
+ *     commit. The allocator snapshot is taken by the first CREATE (nothing
+ *     else allocates during a transaction).
+ *   - The abort jump is armed once per am_run/am_step (run_loop), not per
+ *     dispatch, with __builtin_setjmp where available.
  */
 #include "am_rt.h"
 
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,62 +36,113 @@
 #define SLOT_OF(ref) ((ref) & 0xffffu)
 #define GEN_OF(ref)  ((ref) >> 16)
 #define MAKE_REF(gen, slot) (((am_word)(gen) << 16) | (am_word)(slot))
+/* The table word of a live slot whose reference is ref: gen << 16 | 1. */
+#define LIVE_KEY(ref) (((ref) & 0xffff0000u) | 1u)
 #define NO_BEH 0xffffffffu
 
+#if defined(__GNUC__) || defined(__clang__)
+#define LIKELY(x)   __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define NOINLINE    __attribute__((noinline))
+#define INLINE      static inline __attribute__((always_inline))
+#else
+#define LIKELY(x)   (x)
+#define UNLIKELY(x) (x)
+#define NOINLINE
+#define INLINE      static inline
+#endif
+
+/* The abort jump. __builtin_setjmp/__builtin_longjmp save and restore only
+ * the frame and stack pointers and a resume address (no signal mask, no
+ * libc call); AddressSanitizer does not know them, so sanitized builds (and
+ * other compilers) use setjmp/longjmp. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer)
+#define AM_PLAIN_SETJMP 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__)
+#define AM_PLAIN_SETJMP 1
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(AM_PLAIN_SETJMP) && \
+    (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
+typedef void *am_jmp_buf[5];
+#define AM_SETJMP(b)  __builtin_setjmp(b)
+#define AM_LONGJMP(b) __builtin_longjmp((b), 1)
+#else
+typedef jmp_buf am_jmp_buf;
+#define AM_SETJMP(b)  setjmp(b)
+#define AM_LONGJMP(b) longjmp((b), 1)
+#endif
+
+/* 48-byte records, 16-byte aligned (calloc), words first: the 16-byte
+ * block moves of the 8 words never straddle a cache line. */
 typedef struct event {
+    _Alignas(16) am_word msg[AM_MAX_MSG_WORDS];   /* words past len are 0 */
     am_ref target;
     uint32_t len;
-    am_word msg[AM_MAX_MSG_WORDS];
 } event;
+
+typedef struct actor {
+    _Alignas(16) am_word st[AM_MAX_STATE_WORDS];  /* past the written length: 0 */
+    uint32_t gl;                     /* generation << 16 | live (0 = never used) */
+    am_beh beh;
+} actor;
 
 typedef struct staged_create {
     am_ref ref;
     am_beh beh;
-    am_word state[AM_MAX_STATE_WORDS];
-    uint32_t n;
+    uint32_t n;                      /* state words given (the trace prints them) */
+    am_word state[AM_MAX_STATE_WORDS];   /* words past n are 0 */
 } staged_create;
 
+/* The behavior's context is the first member of the runtime. */
 struct am_ctx {
-    am_rt *rt;
+    char unused_;
 };
 
 struct am_rt {
-    am_config cfg;
-    am_ctx ctx;
+    am_ctx ctx;                      /* must stay first: RT_OF(ctx) */
 
-    /* actor table */
-    uint16_t *gen;          /* stored generation (0 = never used) */
-    uint8_t *live;
-    am_beh *beh;
-    am_word *state;         /* table_size * AM_MAX_STATE_WORDS */
-    uint32_t *free_stack;   /* slots released by reclamation */
-    uint32_t free_top;      /* entries in free_stack */
-    uint32_t next;          /* lowest never-used slot */
-    uint32_t nlive;
-
-    /* event queue: a ring of queue_depth events */
-    event *queue;
-    uint32_t head, count, hwm;
-
-    /* the transaction being staged */
-    int in_dispatch;
-    event cur;
+    /* ---- hot: the dispatch loop and the behavior's view ---- */
+    const event *cur;                /* the event in dispatch (its ring slot) */
+    am_word *self_st;                /* self's state words in the table */
     am_beh cur_beh;
-    uint32_t snap_free_top, snap_next;
-    staged_create *creates;
-    uint32_t ncreates;
-    event *sends;
-    uint32_t nsends;
-    int has_become;
+    uint32_t nsends, ncreates;
+    uint32_t has_become;
     am_beh become_beh;
     uint32_t become_n;
     am_word become_state[AM_MAX_STATE_WORDS];
+
+    actor *actors;
+    event *ring;                     /* ring of cap = queue_depth + max_sends */
+    uint32_t cap;
+    uint32_t head, count, hwm;
+
+    /* configured bounds (copies of cfg) */
+    uint32_t table_size, queue_depth, msg_words, state_words;
+    uint32_t max_sends, max_creates, nbehaviors;
+    const am_behavior_desc *behaviors;
+
+    staged_create *creates;
+    uint32_t *free_stack;            /* slots released by reclamation */
+    uint32_t free_top;               /* entries in free_stack */
+    uint32_t next;                   /* lowest never-used slot */
+    uint32_t nlive;
+    uint32_t snap_free_top, snap_next; /* taken by the first CREATE */
+
+    int in_dispatch;
+    int tracing;                     /* trace file or callback set */
+    int commit_hooks;                /* tracing or test_perturb_seq set */
     uint32_t fault_cause;
     am_word fault_code;
-    jmp_buf abort_jmp;
+    uint64_t seq, commits, aborts, faults;   /* dispatches = seq */
+    uint64_t perturb_seq;
+    uint64_t end_seq;                /* the innermost run stops at this seq */
+    am_jmp_buf abort_jmp;
 
-    /* counters */
-    uint64_t seq, dispatches, commits, aborts, faults;
+    /* ---- cold ---- */
+    am_config cfg;
     am_fault_record last_fault;
     int have_fault;
 
@@ -82,15 +153,40 @@ struct am_rt {
     uint32_t ask_len;
     am_word ask_reply[AM_MAX_MSG_WORDS];
 
-    int tracing;              /* trace file or callback set */
     am_trace_buf tbuf;
 };
 
-/* Copy n words and zero the rest up to cap (src may be NULL when n is 0). */
-static void copy_words(am_word *dst, const am_word *src, uint32_t n, uint32_t cap)
+#define RT_OF(ctx) ((am_rt *)(void *)(ctx))
+#define CRT_OF(ctx) ((const am_rt *)(const void *)(ctx))
+
+/* Copy n <= 8 words, one word at a time (the source was usually just
+ * written word by word by the behavior: wider loads would miss store
+ * forwarding). No loop, no library call. */
+INLINE void copy_n(am_word *restrict d, const am_word *restrict s, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++) dst[i] = src[i];
-    for (uint32_t i = n; i < cap; i++) dst[i] = 0;
+#if defined(__GNUC__) || defined(__clang__)
+    if (n > 8) __builtin_unreachable();   /* callers checked the bound */
+#endif
+    switch (n) {
+    case 8: d[7] = s[7]; /* fall through */
+    case 7: d[6] = s[6]; /* fall through */
+    case 6: d[5] = s[5]; /* fall through */
+    case 5: d[4] = s[4]; /* fall through */
+    case 4: d[3] = s[3]; /* fall through */
+    case 3: d[2] = s[2]; /* fall through */
+    case 2: d[1] = s[1]; /* fall through */
+    case 1: d[0] = s[0]; /* fall through */
+    default: break;
+    }
+}
+
+/* Store n words and zero the rest of an 8-word block. */
+_Static_assert(AM_MAX_MSG_WORDS == 8 && AM_MAX_STATE_WORDS == 8,
+               "message and state blocks are 8 words");
+INLINE void put_words(am_word *restrict d, const am_word *restrict s, uint32_t n)
+{
+    memset(d, 0, 8 * sizeof *d);
+    copy_n(d, s, n);
 }
 
 /* ---- names ------------------------------------------------------------- */
@@ -160,29 +256,36 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     am_rt *rt = calloc(1, sizeof *rt);
     if (!rt) return AM_E_NOMEM;
     rt->cfg = cfg;
-    rt->ctx.rt = rt;
     size_t ts = cfg.table_size;
-    rt->gen = calloc(ts, sizeof *rt->gen);
-    rt->live = calloc(ts, sizeof *rt->live);
-    rt->beh = calloc(ts, sizeof *rt->beh);
-    rt->state = calloc(ts * AM_MAX_STATE_WORDS, sizeof *rt->state);
+    rt->table_size = cfg.table_size;
+    rt->queue_depth = cfg.queue_depth;
+    rt->msg_words = cfg.msg_words;
+    rt->state_words = cfg.state_words;
+    rt->max_sends = cfg.max_sends;
+    rt->max_creates = cfg.max_creates;
+    rt->nbehaviors = cfg.nbehaviors;
+    rt->behaviors = cfg.behaviors;
+    rt->perturb_seq = cfg.test_perturb_seq;
+    /* queue_depth queued events + the one in dispatch + max_sends staged,
+     * of which at most queue_depth - 1 + max_sends are distinct from the
+     * event in dispatch: cap = queue_depth + max_sends (<= 2^24 + 2^16). */
+    rt->cap = cfg.queue_depth + cfg.max_sends;
+    rt->actors = calloc(ts, sizeof *rt->actors);
     rt->free_stack = calloc(ts, sizeof *rt->free_stack);
-    rt->queue = calloc(cfg.queue_depth, sizeof *rt->queue);
+    rt->ring = calloc(rt->cap, sizeof *rt->ring);
     rt->creates = calloc(cfg.max_creates, sizeof *rt->creates);
-    rt->sends = calloc(cfg.max_sends, sizeof *rt->sends);
-    if (!rt->gen || !rt->live || !rt->beh || !rt->state || !rt->free_stack ||
-        !rt->queue || !rt->creates || !rt->sends) {
+    if (!rt->actors || !rt->free_stack || !rt->ring || !rt->creates) {
         am_rt_free(rt);
         return AM_E_NOMEM;
     }
     /* Slot 0: the console, live from reset with generation 1. */
-    rt->gen[0] = 1;
-    rt->live[0] = 1;
-    rt->beh[0] = AM_BEH_CONSOLE;
+    rt->actors[0].gl = LIVE_KEY(AM_CONSOLE);
+    rt->actors[0].beh = AM_BEH_CONSOLE;
     rt->nlive = 1;
     rt->next = 1;
     rt->ask_next_ticket = 1;
     rt->tracing = cfg.trace != NULL || cfg.on_trace != NULL;
+    rt->commit_hooks = rt->tracing || cfg.test_perturb_seq != 0;
     *out = rt;
     return AM_OK;
 }
@@ -190,63 +293,46 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
 void am_rt_free(am_rt *rt)
 {
     if (!rt) return;
-    free(rt->gen);
-    free(rt->live);
-    free(rt->beh);
-    free(rt->state);
+    free(rt->actors);
     free(rt->free_stack);
-    free(rt->queue);
+    free(rt->ring);
     free(rt->creates);
-    free(rt->sends);
     free(rt);
 }
 
 /* ---- the actor table ------------------------------------------------------ */
 
-static int ref_valid(const am_rt *rt, am_ref ref)
+INLINE int ref_valid(const am_rt *rt, am_ref ref)
 {
     uint32_t slot = SLOT_OF(ref);
-    return slot < rt->cfg.table_size && rt->live[slot] && rt->gen[slot] == GEN_OF(ref);
+    return slot < rt->table_size && rt->actors[slot].gl == LIVE_KEY(ref);
 }
 
 /* Allocate a slot (free stack first, then the bump pointer); returns the
  * new reference or AM_NIL when the table is full. Nothing is made live. */
-static am_ref alloc_slot(am_rt *rt)
+INLINE am_ref alloc_slot(am_rt *rt)
 {
     uint32_t slot;
-    if (rt->free_top > 0)
+    if (UNLIKELY(rt->free_top > 0))
         slot = rt->free_stack[--rt->free_top];
-    else if (rt->next < rt->cfg.table_size)
+    else if (LIKELY(rt->next < rt->table_size))
         slot = rt->next++;
     else
         return AM_NIL;
-    uint32_t g = (uint32_t)rt->gen[slot] + 1;
+    uint32_t g = (rt->actors[slot].gl >> 16) + 1;
     if (g > 0xffffu) g = 1;
     return MAKE_REF(g, slot);
 }
 
-static void make_live(am_rt *rt, am_ref ref, am_beh beh, uint32_t n, const am_word *st)
-{
-    uint32_t slot = SLOT_OF(ref);
-    am_word *dst = &rt->state[(size_t)slot * AM_MAX_STATE_WORDS];
-    rt->gen[slot] = (uint16_t)GEN_OF(ref);
-    rt->live[slot] = 1;
-    rt->beh[slot] = beh;
-    copy_words(dst, st, n, AM_MAX_STATE_WORDS);
-    rt->nlive++;
-}
-
 /* ---- the event queue ------------------------------------------------------ */
 
-static void enqueue(am_rt *rt, const event *ev)
+INLINE uint32_t ring_index(const am_rt *rt, uint32_t i)
 {
-    uint32_t tail = rt->head + rt->count;
-    if (tail >= rt->cfg.queue_depth) tail -= rt->cfg.queue_depth;
-    rt->queue[tail] = *ev;
-    rt->count++;
+    /* i < 2 * cap */
+    return i >= rt->cap ? i - rt->cap : i;
 }
 
-static void update_hwm(am_rt *rt)
+INLINE void update_hwm(am_rt *rt)
 {
     if (rt->count > rt->hwm) rt->hwm = rt->count;
 }
@@ -256,11 +342,15 @@ static void update_hwm(am_rt *rt)
 am_status am_spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, am_ref *out)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
-    if (beh >= rt->cfg.nbehaviors) return AM_E_BAD_BEHAVIOR;
-    if (n > rt->cfg.state_words) return AM_E_TOO_LONG;
+    if (beh >= rt->nbehaviors) return AM_E_BAD_BEHAVIOR;
+    if (n > rt->state_words) return AM_E_TOO_LONG;
     am_ref ref = alloc_slot(rt);
     if (ref == AM_NIL) return AM_E_TABLE_FULL;
-    make_live(rt, ref, beh, n, st);
+    actor *a = &rt->actors[SLOT_OF(ref)];
+    a->beh = beh;
+    put_words(a->st, st, n);
+    a->gl = LIVE_KEY(ref);
+    rt->nlive++;
     if (out) *out = ref;
     return AM_OK;
 }
@@ -268,117 +358,136 @@ am_status am_spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, am_ref 
 am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
-    if (n > rt->cfg.msg_words) return AM_E_TOO_LONG;
+    if (n > rt->msg_words) return AM_E_TOO_LONG;
     if (!ref_valid(rt, target)) return AM_E_BAD_REF;
-    if (rt->count >= rt->cfg.queue_depth) return AM_E_QUEUE_FULL;
-    event ev;
-    ev.target = target;
-    ev.len = n;
-    copy_words(ev.msg, msg, n, AM_MAX_MSG_WORDS);
-    enqueue(rt, &ev);
+    if (rt->count >= rt->queue_depth) return AM_E_QUEUE_FULL;
+    event *ev = &rt->ring[ring_index(rt, rt->head + rt->count)];
+    ev->target = target;
+    ev->len = n;
+    put_words(ev->msg, msg, n);
+    rt->count++;
     update_hwm(rt);
     return AM_OK;
 }
 
 /* ---- the behavior's view -------------------------------------------------- */
 
-am_ref am_self(const am_ctx *ctx) { return ctx->rt->cur.target; }
-am_beh am_my_behavior(const am_ctx *ctx) { return ctx->rt->cur_beh; }
-uint32_t am_msg_len(const am_ctx *ctx) { return ctx->rt->cur.len; }
+am_ref am_self(const am_ctx *ctx) { return CRT_OF(ctx)->cur->target; }
+am_beh am_my_behavior(const am_ctx *ctx) { return CRT_OF(ctx)->cur_beh; }
+uint32_t am_msg_len(const am_ctx *ctx) { return CRT_OF(ctx)->cur->len; }
 
 am_word am_msg(const am_ctx *ctx, uint32_t i)
 {
     /* words past len are 0 in the event (inject and send zero-fill) */
-    return i < AM_MAX_MSG_WORDS ? ctx->rt->cur.msg[i] : 0;
+    return i < AM_MAX_MSG_WORDS ? CRT_OF(ctx)->cur->msg[i] : 0;
 }
 
 am_word am_state(const am_ctx *ctx, uint32_t i)
 {
-    const am_rt *rt = ctx->rt;
-    if (i >= rt->cfg.state_words) return 0;
-    return rt->state[(size_t)SLOT_OF(rt->cur.target) * AM_MAX_STATE_WORDS + i];
+    /* words at or past state_words are always 0 in the table (CREATE,
+     * BECOME and spawn store at most state_words words and zero the rest) */
+    return i < AM_MAX_STATE_WORDS ? CRT_OF(ctx)->self_st[i] : 0;
 }
 
 /* ---- staging -------------------------------------------------------------- */
 
-_Noreturn static void txn_fault(am_rt *rt, uint32_t cause, am_word code)
+_Noreturn static NOINLINE void txn_fault(am_rt *rt, uint32_t cause, am_word code)
 {
     rt->fault_cause = cause;
     rt->fault_code = code;
-    longjmp(rt->abort_jmp, 1);
+    AM_LONGJMP(rt->abort_jmp);
 }
 
 void am_fail(am_ctx *ctx, am_word code)
 {
-    txn_fault(ctx->rt, AM_FAULT_FAIL, code);
+    txn_fault(RT_OF(ctx), AM_FAULT_FAIL, code);
 }
 
 void am_host_trap(am_ctx *ctx, uint32_t cause)
 {
-    txn_fault(ctx->rt, cause, 0);
+    txn_fault(RT_OF(ctx), cause, 0);
 }
 
 am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
-    am_rt *rt = ctx->rt;
-    if (beh >= rt->cfg.nbehaviors) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, 0);
-    if (n > rt->cfg.state_words) txn_fault(rt, AM_FAULT_STATE_TOO_LONG, 0);
-    if (rt->ncreates >= rt->cfg.max_creates) txn_fault(rt, AM_FAULT_TOO_MANY_CREATES, 0);
+    am_rt *rt = RT_OF(ctx);
+    if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, 0);
+    if (UNLIKELY(n > rt->state_words)) txn_fault(rt, AM_FAULT_STATE_TOO_LONG, 0);
+    uint32_t nc = rt->ncreates;
+    if (UNLIKELY(nc >= rt->max_creates)) txn_fault(rt, AM_FAULT_TOO_MANY_CREATES, 0);
+    if (nc == 0) {
+        /* the allocator as the transaction found it (only CREATE allocates;
+         * abort restores it when a CREATE allocated) */
+        rt->snap_free_top = rt->free_top;
+        rt->snap_next = rt->next;
+    }
     am_ref ref = alloc_slot(rt);
-    if (ref == AM_NIL) txn_fault(rt, AM_FAULT_TABLE_FULL, 0);
-    staged_create *c = &rt->creates[rt->ncreates++];
+    if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, AM_FAULT_TABLE_FULL, 0);
+    rt->ncreates = nc + 1;
+    staged_create *c = &rt->creates[nc];
     c->ref = ref;
     c->beh = beh;
     c->n = n;
-    copy_words(c->state, st, n, AM_MAX_STATE_WORDS);
+    put_words(c->state, st, n);
     return ref;
 }
 
-static int created_here(const am_rt *rt, am_ref ref)
+/* Created earlier in this transaction? (newest first: a SEND to a fresh
+ * actor usually follows its CREATE) */
+INLINE int created_here(const am_rt *rt, am_ref ref)
 {
-    for (uint32_t i = 0; i < rt->ncreates; i++)
+    for (uint32_t i = rt->ncreates; i-- > 0;)
         if (rt->creates[i].ref == ref) return 1;
     return 0;
 }
 
 void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
 {
-    am_rt *rt = ctx->rt;
-    if (n > rt->cfg.msg_words) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, 0);
-    if (rt->nsends >= rt->cfg.max_sends) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, 0);
+    am_rt *rt = RT_OF(ctx);
+    if (UNLIKELY(n > rt->msg_words)) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, 0);
+    if (UNLIKELY(rt->nsends >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, 0);
+    /* valid, or created earlier in this transaction */
     if (!ref_valid(rt, target) && !created_here(rt, target))
         txn_fault(rt, AM_FAULT_BAD_REF, 0);
-    event *ev = &rt->sends[rt->nsends++];
+    /* Staged in the ring slot after the last staged one; this never reaches
+     * a queued event nor the event in dispatch (cap, see am_rt_new). */
+    uint32_t ns = rt->nsends;
+    event *ev = &rt->ring[ring_index(rt, rt->head + rt->count + ns)];
+    rt->nsends = ns + 1;
     ev->target = target;
     ev->len = n;
-    copy_words(ev->msg, msg, n, AM_MAX_MSG_WORDS);
+    put_words(ev->msg, msg, n);
 }
 
 void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
-    am_rt *rt = ctx->rt;
-    if (beh >= rt->cfg.nbehaviors) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, 0);
-    if (n > rt->cfg.state_words) txn_fault(rt, AM_FAULT_STATE_TOO_LONG, 0);
+    am_rt *rt = RT_OF(ctx);
+    if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, 0);
+    if (UNLIKELY(n > rt->state_words)) txn_fault(rt, AM_FAULT_STATE_TOO_LONG, 0);
     rt->has_become = 1;
     rt->become_beh = beh;
     rt->become_n = n;
-    copy_words(rt->become_state, st, n, AM_MAX_STATE_WORDS);
+    put_words(rt->become_state, st, n);
 }
 
 /* ---- dispatch, commit, abort ------------------------------------------------ */
 
-static void trace_txn(am_rt *rt, int committed)
+static NOINLINE void trace_txn(am_rt *rt, int committed)
 {
     am_trace_buf *b = &rt->tbuf;
-    am_trace_begin(b, rt->seq, committed, rt->cur.target, rt->cur_beh,
-                   rt->cur.len, rt->cur.msg);
+    am_trace_begin(b, rt->seq, committed, rt->cur->target, rt->cur_beh,
+                   rt->cur->len, rt->cur->msg);
     if (committed) {
         for (uint32_t i = 0; i < rt->ncreates; i++) {
             const staged_create *c = &rt->creates[i];
             am_trace_new(b, c->ref, c->beh, c->n, c->state);
         }
-        for (uint32_t i = 0; i < rt->nsends; i++)
-            am_trace_send(b, rt->sends[i].target, rt->sends[i].len, rt->sends[i].msg);
+        uint32_t p = ring_index(rt, rt->head + rt->count - rt->nsends);
+        for (uint32_t i = 0; i < rt->nsends; i++) {
+            const event *ev = &rt->ring[p];
+            am_trace_send(b, ev->target, ev->len, ev->msg);
+            p = p + 1 == rt->cap ? 0 : p + 1;
+        }
         if (rt->has_become)
             am_trace_become(b, rt->become_beh, rt->become_n, rt->become_state);
     } else {
@@ -388,104 +497,170 @@ static void trace_txn(am_rt *rt, int committed)
     if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
 }
 
-static void do_abort(am_rt *rt)
+static NOINLINE void do_abort(am_rt *rt)
 {
-    if (rt->seq == rt->cfg.test_perturb_seq) rt->fault_code ^= 1u;
-    rt->free_top = rt->snap_free_top;
-    rt->next = rt->snap_next;
+    if (UNLIKELY(rt->seq == rt->perturb_seq)) rt->fault_code ^= 1u;
+    if (rt->ncreates) {   /* a CREATE allocated: snapshot taken */
+        rt->free_top = rt->snap_free_top;
+        rt->next = rt->snap_next;
+    }
     rt->aborts++;
     rt->faults++;
     am_fault_record *r = &rt->last_fault;
     r->seq = rt->seq;
     r->cause = rt->fault_cause;
     r->code = rt->fault_code;
-    r->target = rt->cur.target;
+    r->target = rt->cur->target;
     r->beh = rt->cur_beh;
-    r->len = rt->cur.len;
-    memcpy(r->msg, rt->cur.msg, sizeof r->msg);
+    r->len = rt->cur->len;
+    memcpy(r->msg, rt->cur->msg, sizeof r->msg);
     rt->have_fault = 1;
     if (rt->tracing) trace_txn(rt, 0);
     if (rt->cfg.on_fault) rt->cfg.on_fault(rt->cfg.user, r);
 }
 
-static void do_commit(am_rt *rt)
+/* The test-only perturbation of a committing transaction (am_config): bit 0
+ * of word 0 of its first send, else of its BECOME state, else of its first
+ * CREATE's state. As always: a send carries all 8 staged words into the
+ * queue (am_msg reads them), a BECOME or CREATE stores only its n words, so
+ * a flipped word past n is not stored. */
+static NOINLINE void perturb_commit(am_rt *rt)
 {
-    if (rt->seq == rt->cfg.test_perturb_seq) {
-        if (rt->nsends) rt->sends[0].msg[0] ^= 1u;
-        else if (rt->has_become) rt->become_state[0] ^= 1u;
-        else if (rt->ncreates) rt->creates[0].state[0] ^= 1u;
+    if (rt->nsends) {
+        rt->ring[ring_index(rt, rt->head + rt->count)].msg[0] ^= 1u;
+    } else if (rt->has_become) {
+        if (rt->become_n) rt->become_state[0] ^= 1u;
+    } else if (rt->ncreates) {
+        if (rt->creates[0].n) rt->creates[0].state[0] ^= 1u;
     }
-    for (uint32_t i = 0; i < rt->ncreates; i++) {
-        const staged_create *c = &rt->creates[i];
-        make_live(rt, c->ref, c->beh, c->n, c->state);
+}
+
+/* The effects of a committing transaction, in the order of the contract. */
+INLINE void commit_effects(am_rt *rt)
+{
+    uint32_t nc = rt->ncreates;
+    if (nc) {
+        for (uint32_t i = 0; i < nc; i++) {
+            const staged_create *c = &rt->creates[i];
+            actor *a = &rt->actors[SLOT_OF(c->ref)];
+            a->gl = LIVE_KEY(c->ref);
+            a->beh = c->beh;
+            memcpy(a->st, c->state, sizeof a->st);
+        }
+        rt->nlive += nc;
     }
     if (rt->has_become) {
-        uint32_t slot = SLOT_OF(rt->cur.target);
-        am_word *dst = &rt->state[(size_t)slot * AM_MAX_STATE_WORDS];
-        rt->beh[slot] = rt->become_beh;
-        copy_words(dst, rt->become_state, rt->become_n, AM_MAX_STATE_WORDS);
+        actor *a = &rt->actors[SLOT_OF(rt->cur->target)];
+        a->beh = rt->become_beh;
+        memcpy(a->st, rt->become_state, sizeof a->st);
     }
-    for (uint32_t i = 0; i < rt->nsends; i++)
-        enqueue(rt, &rt->sends[i]);
+    rt->count += rt->nsends;
     update_hwm(rt);
     rt->commits++;
+}
+
+/* Commit with a trace line and/or the test-only perturbation. */
+static NOINLINE void commit_hooked(am_rt *rt)
+{
+    if (rt->seq == rt->perturb_seq) perturb_commit(rt);
+    commit_effects(rt);
     if (rt->tracing) trace_txn(rt, 1);
+}
+
+INLINE void do_commit(am_rt *rt)
+{
+    if (UNLIKELY(rt->commit_hooks)) commit_hooked(rt);
+    else commit_effects(rt);
+}
+
+/* One dispatch; the queue is not empty and no behavior is running. A
+ * staging fault does not come back here: txn_fault jumps to run_loop. */
+INLINE void dispatch(am_rt *rt)
+{
+    uint32_t h = rt->head;
+    const event *ev = &rt->ring[h];
+    uint32_t cnt = rt->count - 1;
+    rt->cur = ev;
+    rt->head = h + 1 == rt->cap ? 0 : h + 1;
+    rt->count = cnt;
+    rt->seq++;
+    rt->ncreates = 0;
+    rt->nsends = 0;
+    rt->has_become = 0;
+
+    am_ref target = ev->target;
+    uint32_t slot = SLOT_OF(target);
+    if (UNLIKELY(!(slot < rt->table_size && rt->actors[slot].gl == LIVE_KEY(target)))) {
+        rt->cur_beh = NO_BEH;
+        rt->fault_cause = AM_FAULT_DEAD_TARGET;
+        rt->fault_code = 0;
+        do_abort(rt);
+        return;
+    }
+    actor *a = &rt->actors[slot];
+    am_beh beh = a->beh;
+    rt->cur_beh = beh;
+    rt->self_st = a->st;
+
+    rt->in_dispatch = 1;
+    rt->behaviors[beh].fn(&rt->ctx);
+    rt->in_dispatch = 0;
+    if (UNLIKELY(rt->count + rt->nsends > rt->queue_depth)) {
+        rt->fault_cause = AM_FAULT_QUEUE_FULL;
+        rt->fault_code = 0;
+        do_abort(rt);
+    } else {
+        do_commit(rt);
+    }
+}
+
+/* Dispatch until the queue is empty or the innermost run's budget is
+ * spent (seq reaches end_seq). State lives in rt: a staging fault leaves
+ * by longjmp. */
+static NOINLINE void drain(am_rt *rt)
+{
+    while (rt->count != 0 && rt->seq != rt->end_seq) dispatch(rt);
+}
+
+/* drain() under the abort jump: a staging fault (txn_fault) unwinds the
+ * behavior and drain() to here, the transaction aborts and the loop goes
+ * on -- one setjmp per run, not per dispatch. A callback may run the
+ * machine (am_ask from on_fault): the enclosing run's jump buffer is put
+ * back on the way out and its end moves by the dispatches run inside, so
+ * that only its own dispatches count against its budget. Returns the
+ * budget left (budget 2^64 - 1: no limit). */
+static NOINLINE uint64_t run_loop(am_rt *rt, uint64_t budget)
+{
+    am_jmp_buf saved;
+    uint64_t saved_end = rt->end_seq, seq0 = rt->seq;
+    memcpy(&saved, &rt->abort_jmp, sizeof saved);
+    rt->end_seq = budget > UINT64_MAX - seq0 ? UINT64_MAX : seq0 + budget;
+    if (AM_SETJMP(rt->abort_jmp) != 0) {
+        rt->in_dispatch = 0;
+        do_abort(rt);
+    }
+    drain(rt);
+    memcpy(&rt->abort_jmp, &saved, sizeof saved);
+    uint64_t left = rt->end_seq - rt->seq;
+    uint64_t inner = rt->seq - seq0;
+    rt->end_seq = saved_end > UINT64_MAX - inner ? UINT64_MAX : saved_end + inner;
+    return left;
 }
 
 am_status am_step(am_rt *rt)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
     if (rt->count == 0) return AM_E_EMPTY;
-
-    rt->cur = rt->queue[rt->head];
-    if (++rt->head == rt->cfg.queue_depth) rt->head = 0;
-    rt->count--;
-    rt->seq++;
-    rt->dispatches++;
-    rt->ncreates = 0;
-    rt->nsends = 0;
-    rt->has_become = 0;
-    rt->fault_cause = AM_FAULT_NONE;
-    rt->fault_code = 0;
-    rt->snap_free_top = rt->free_top;
-    rt->snap_next = rt->next;
-
-    if (!ref_valid(rt, rt->cur.target)) {
-        rt->cur_beh = NO_BEH;
-        rt->fault_cause = AM_FAULT_DEAD_TARGET;
-        do_abort(rt);
-        return AM_OK;
-    }
-    uint32_t slot = SLOT_OF(rt->cur.target);
-    rt->cur_beh = rt->beh[slot];
-
-    rt->in_dispatch = 1;
-    if (setjmp(rt->abort_jmp) == 0) {
-        rt->cfg.behaviors[rt->cur_beh].fn(&rt->ctx);
-        if (rt->count + rt->nsends > rt->cfg.queue_depth) {
-            rt->fault_cause = AM_FAULT_QUEUE_FULL;
-            rt->fault_code = 0;
-        }
-    }
-    rt->in_dispatch = 0;
-    if (rt->fault_cause != AM_FAULT_NONE)
-        do_abort(rt);
-    else
-        do_commit(rt);
+    run_loop(rt, 1);
     return AM_OK;
 }
 
 am_status am_run(am_rt *rt, uint64_t max_dispatches)
 {
-    uint64_t n = 0;
-    for (;;) {
-        if (max_dispatches && n == max_dispatches)
-            return rt->count ? AM_E_LIMIT : AM_OK;
-        am_status s = am_step(rt);
-        if (s == AM_E_EMPTY) return AM_OK;
-        if (s != AM_OK) return s;
-        n++;
-    }
+    if (rt->in_dispatch) return AM_E_REENTRANT;
+    /* 0 = no limit: 2^64 - 1 dispatches are never reached */
+    uint64_t left = run_loop(rt, max_dispatches ? max_dispatches : UINT64_MAX);
+    return left == 0 && rt->count ? AM_E_LIMIT : AM_OK;
 }
 
 /* ---- ASK ----------------------------------------------------------------- */
@@ -495,9 +670,9 @@ am_status am_ask(am_rt *rt, am_ref target, uint32_t n, const am_word *req,
                  uint32_t *reply_len)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
-    if (n + 1 > rt->cfg.msg_words) return AM_E_TOO_LONG;
+    if (n + 1 > rt->msg_words) return AM_E_TOO_LONG;
     if (!ref_valid(rt, target)) return AM_E_BAD_REF;
-    if (rt->count >= rt->cfg.queue_depth) return AM_E_QUEUE_FULL;
+    if (rt->count >= rt->queue_depth) return AM_E_QUEUE_FULL;
 
     uint32_t ticket = rt->ask_next_ticket++;
     if (rt->ask_next_ticket == 0) rt->ask_next_ticket = 1;
@@ -507,7 +682,7 @@ am_status am_ask(am_rt *rt, am_ref target, uint32_t n, const am_word *req,
     if (s != AM_OK) return s;
     am_word msg[AM_MAX_MSG_WORDS];
     msg[0] = cust;
-    copy_words(msg + 1, req, n, n);
+    for (uint32_t i = 0; i < n; i++) msg[1 + i] = req[i];   /* n <= 7 */
     s = am_inject(rt, target, n + 1, msg);
     if (s != AM_OK) return s;   /* cannot happen: checked above */
 
@@ -542,8 +717,8 @@ void am_builtin_console(am_ctx *ctx);
 void am_builtin_console(am_ctx *ctx)
 {
     char buf[AM_CONSOLE_LINE_MAX];
-    am_rt *rt = ctx->rt;
-    out_bytes(rt, buf, am_console_format(rt->cur.len, rt->cur.msg, buf));
+    am_rt *rt = RT_OF(ctx);
+    out_bytes(rt, buf, am_console_format(rt->cur->len, rt->cur->msg, buf));
 }
 
 void am_builtin_sink(am_ctx *ctx);
@@ -555,11 +730,11 @@ void am_builtin_sink(am_ctx *ctx) { (void)ctx; }
 void am_builtin_ask(am_ctx *ctx);
 void am_builtin_ask(am_ctx *ctx)
 {
-    am_rt *rt = ctx->rt;
+    am_rt *rt = RT_OF(ctx);
     if (am_state(ctx, 0) == rt->ask_ticket && rt->ask_ticket != 0) {
         rt->ask_done = 1;
-        rt->ask_len = rt->cur.len;
-        memcpy(rt->ask_reply, rt->cur.msg, sizeof rt->ask_reply);
+        rt->ask_len = rt->cur->len;
+        memcpy(rt->ask_reply, rt->cur->msg, sizeof rt->ask_reply);
     }
     am_become(ctx, AM_BEH_SINK, 0, NULL);
 }
@@ -568,7 +743,7 @@ void am_builtin_ask(am_ctx *ctx)
 
 void am_get_counters(const am_rt *rt, am_counters *out)
 {
-    out->dispatches = rt->dispatches;
+    out->dispatches = rt->seq;
     out->commits = rt->commits;
     out->aborts = rt->aborts;
     out->faults = rt->faults;
@@ -586,10 +761,9 @@ const am_fault_record *am_last_fault(const am_rt *rt)
 am_status am_peek(const am_rt *rt, am_ref ref, am_beh *beh, am_word st[AM_MAX_STATE_WORDS])
 {
     if (!ref_valid(rt, ref)) return AM_E_BAD_REF;
-    uint32_t slot = SLOT_OF(ref);
-    if (beh) *beh = rt->beh[slot];
-    if (st) memcpy(st, &rt->state[(size_t)slot * AM_MAX_STATE_WORDS],
-                   AM_MAX_STATE_WORDS * sizeof *st);
+    const actor *a = &rt->actors[SLOT_OF(ref)];
+    if (beh) *beh = a->beh;
+    if (st) memcpy(st, a->st, AM_MAX_STATE_WORDS * sizeof *st);
     return AM_OK;
 }
 
