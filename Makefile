@@ -69,7 +69,7 @@ $(BUILD)/host/am-run: host/am_run.c $(BUILD)/host/libam.a
 
 host: deps $(BUILD)/host/am-run
 
-$(BUILD)/tests/%: tests/%.c tests/t.h $(BUILD)/host-san/libam.a
+$(BUILD)/tests/%: tests/%.c tests/t.h $(wildcard tests/lib/*.h) $(BUILD)/host-san/libam.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_SAN) -Itests $< $(BUILD)/host-san/libam.a -o $@
 

@@ -28,6 +28,10 @@
 #define AU_NEW_REF     0x010u
 #define AU_WATCHDOG    0x01Cu   /* RW: cycle budget per transaction; a write acknowledges a watchdog abort */
 #define AU_SELF        0x020u
+#define AU_F_CAUSE     0x030u   /* fault info of a fault delivery (0: not one) */
+#define AU_F_CODE      0x034u
+#define AU_F_TARGET    0x038u
+#define AU_F_BEH       0x03Cu
 #define AU_BEH         0x024u
 #define AU_MSG_LEN     0x028u
 #define AU_SEQ         0x02Cu
@@ -48,6 +52,8 @@
 #define AU_FAULTS      0x290u
 #define AU_QUEUE_HWM   0x294u
 #define AU_LIVE        0x298u
+#define AU_FAULT_HANDLER 0x2A0u /* RW: the fault handler (reset: the console) */
+#define AU_SET_HANDLER 0x2A4u   /* W: stage a new fault handler */
 
 #define AU_CTRL_RUN    1u
 #define AU_STATUS_EVENT 1u    /* a transaction is open */

@@ -54,6 +54,24 @@ void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *state)
     AU(AU_BECOME(clamp_len(n))) = beh;
 }
 
+int am_fault(const am_ctx *ctx, am_fault_info *info)
+{
+    (void)ctx;
+    uint32_t cause = AU(AU_F_CAUSE);
+    if (cause == 0) return 0;
+    info->cause = cause;
+    info->code = AU(AU_F_CODE);
+    info->target = AU(AU_F_TARGET);
+    info->beh = AU(AU_F_BEH);
+    return 1;
+}
+
+void am_set_fault_handler(am_ctx *ctx, am_ref handler)
+{
+    (void)ctx;
+    AU(AU_SET_HANDLER) = handler;
+}
+
 void am_fail(am_ctx *ctx, am_word code)
 {
     (void)ctx;

@@ -118,7 +118,9 @@ void fw_console_beh(am_ctx *ctx)
     char buf[AM_CONSOLE_LINE_MAX];
     uint32_t len = am_msg_len(ctx);
     for (uint32_t i = 0; i < AU_WORDS; i++) msg[i] = am_msg(ctx, i);
-    uint32_t n = am_console_format(len, msg, buf);
+    am_fault_info f;
+    uint32_t n = am_fault(ctx, &f) ? am_console_format_fault(&f, len, msg, buf)
+                                   : am_console_format(len, msg, buf);
     for (uint32_t i = 0; i < n; i++) fw_putc(buf[i]);
 }
 

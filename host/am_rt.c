@@ -110,6 +110,8 @@ struct am_rt {
     am_beh cur_beh;
     uint32_t nsends, ncreates;
     uint32_t has_become;
+    uint32_t has_handler;            /* staged SET_HANDLER */
+    am_ref staged_handler;
     am_beh become_beh;
     uint32_t become_n;
     am_word become_state[AM_MAX_STATE_WORDS];
@@ -140,6 +142,13 @@ struct am_rt {
     uint64_t perturb_seq;
     uint64_t end_seq;                /* the innermost run stops at this seq */
     am_jmp_buf abort_jmp;
+
+    /* ---- fault delivery (docs/semantics.md) ---- */
+    am_ref handler;                  /* the fault handler, AM_NIL: none */
+    int redirect;                    /* the failed event awaits delivery */
+    int cur_is_delivery;             /* the event in dispatch is a delivery */
+    am_fault_info cur_fault;         /* its fault record */
+    event redirect_ev;               /* the failed event, retargeted */
 
     /* ---- cold ---- */
     am_config cfg;
@@ -191,17 +200,6 @@ INLINE void put_words(am_word *restrict d, const am_word *restrict s, uint32_t n
 
 /* ---- names ------------------------------------------------------------- */
 
-const char *am_fault_name(uint32_t cause)
-{
-    static const char *const names[AM_FAULT_COUNT_] = {
-        "NONE", "FAIL", "BAD_REF", "BAD_BEHAVIOR", "MSG_TOO_LONG",
-        "STATE_TOO_LONG", "TOO_MANY_SENDS", "TOO_MANY_CREATES", "TABLE_FULL",
-        "QUEUE_FULL", "DEAD_TARGET", "TRAP_ILLEGAL", "TRAP_MISALIGNED",
-        "TRAP_BUS", "TRAP_EBREAK", "WATCHDOG",
-    };
-    return cause < AM_FAULT_COUNT_ ? names[cause] : "UNKNOWN";
-}
-
 const char *am_strerror(am_status s)
 {
     static const char *const msgs[AM_STATUS_COUNT_] = {
@@ -232,6 +230,7 @@ void am_config_default(am_config *cfg)
     cfg->state_words = AM_MAX_STATE_WORDS;
     cfg->max_sends = 8;
     cfg->max_creates = 4;
+    cfg->fault_handler = AM_CONSOLE;
 }
 
 am_status am_rt_new(const am_config *cfg_in, am_rt **out)
@@ -284,6 +283,7 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->nlive = 1;
     rt->next = 1;
     rt->ask_next_ticket = 1;
+    rt->handler = cfg.fault_handler;
     rt->tracing = cfg.trace != NULL || cfg.on_trace != NULL;
     rt->commit_hooks = rt->tracing || cfg.test_perturb_seq != 0;
     *out = rt;
@@ -459,6 +459,23 @@ void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
     put_words(ev->msg, msg, n);
 }
 
+void am_set_fault_handler(am_ctx *ctx, am_ref handler)
+{
+    am_rt *rt = RT_OF(ctx);
+    if (handler != AM_NIL && SLOT_OF(handler) >= rt->table_size)
+        txn_fault(rt, AM_FAULT_BAD_REF, 0);
+    rt->has_handler = 1;
+    rt->staged_handler = handler;
+}
+
+int am_fault(const am_ctx *ctx, am_fault_info *info)
+{
+    const am_rt *rt = CRT_OF(ctx);
+    if (!rt->cur_is_delivery) return 0;
+    *info = rt->cur_fault;
+    return 1;
+}
+
 void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
@@ -490,6 +507,8 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
         }
         if (rt->has_become)
             am_trace_become(b, rt->become_beh, rt->become_n, rt->become_state);
+        if (rt->has_handler)
+            am_trace_handler(b, rt->staged_handler);
     } else {
         am_trace_fault(b, rt->fault_cause, rt->fault_code);
     }
@@ -516,6 +535,17 @@ static NOINLINE void do_abort(am_rt *rt)
     memcpy(r->msg, rt->cur->msg, sizeof r->msg);
     rt->have_fault = 1;
     if (rt->tracing) trace_txn(rt, 0);
+    /* the failed event goes next to the fault handler, same words; a failed
+     * delivery is not delivered again (docs/semantics.md, Fault delivery) */
+    if (!rt->cur_is_delivery && rt->handler != AM_NIL) {
+        rt->redirect_ev = *rt->cur;
+        rt->redirect_ev.target = rt->handler;
+        rt->redirect = 1;
+        rt->cur_fault.cause = r->cause;
+        rt->cur_fault.code = r->code;
+        rt->cur_fault.target = r->target;
+        rt->cur_fault.beh = r->beh;
+    }
     if (rt->cfg.on_fault) rt->cfg.on_fault(rt->cfg.user, r);
 }
 
@@ -555,6 +585,7 @@ INLINE void commit_effects(am_rt *rt)
         memcpy(a->st, rt->become_state, sizeof a->st);
     }
     rt->count += rt->nsends;
+    if (UNLIKELY(rt->has_handler)) rt->handler = rt->staged_handler;
     update_hwm(rt);
     rt->commits++;
 }
@@ -577,16 +608,24 @@ INLINE void do_commit(am_rt *rt)
  * staging fault does not come back here: txn_fault jumps to run_loop. */
 INLINE void dispatch(am_rt *rt)
 {
-    uint32_t h = rt->head;
-    const event *ev = &rt->ring[h];
-    uint32_t cnt = rt->count - 1;
+    const event *ev;
+    if (UNLIKELY(rt->redirect)) {        /* a fault delivery goes first */
+        rt->redirect = 0;
+        rt->cur_is_delivery = 1;
+        ev = &rt->redirect_ev;
+    } else {
+        uint32_t h = rt->head;
+        ev = &rt->ring[h];
+        rt->head = h + 1 == rt->cap ? 0 : h + 1;
+        rt->count--;
+        rt->cur_is_delivery = 0;
+    }
     rt->cur = ev;
-    rt->head = h + 1 == rt->cap ? 0 : h + 1;
-    rt->count = cnt;
     rt->seq++;
     rt->ncreates = 0;
     rt->nsends = 0;
     rt->has_become = 0;
+    rt->has_handler = 0;
 
     am_ref target = ev->target;
     uint32_t slot = SLOT_OF(target);
@@ -619,7 +658,7 @@ INLINE void dispatch(am_rt *rt)
  * by longjmp. */
 static NOINLINE void drain(am_rt *rt)
 {
-    while (rt->count != 0 && rt->seq != rt->end_seq) dispatch(rt);
+    while ((rt->count != 0 || rt->redirect) && rt->seq != rt->end_seq) dispatch(rt);
 }
 
 /* drain() under the abort jump: a staging fault (txn_fault) unwinds the
@@ -650,7 +689,7 @@ static NOINLINE uint64_t run_loop(am_rt *rt, uint64_t budget)
 am_status am_step(am_rt *rt)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
-    if (rt->count == 0) return AM_E_EMPTY;
+    if (rt->count == 0 && !rt->redirect) return AM_E_EMPTY;
     run_loop(rt, 1);
     return AM_OK;
 }
@@ -660,7 +699,7 @@ am_status am_run(am_rt *rt, uint64_t max_dispatches)
     if (rt->in_dispatch) return AM_E_REENTRANT;
     /* 0 = no limit: 2^64 - 1 dispatches are never reached */
     uint64_t left = run_loop(rt, max_dispatches ? max_dispatches : UINT64_MAX);
-    return left == 0 && rt->count ? AM_E_LIMIT : AM_OK;
+    return left == 0 && (rt->count || rt->redirect) ? AM_E_LIMIT : AM_OK;
 }
 
 /* ---- ASK ----------------------------------------------------------------- */
@@ -718,7 +757,9 @@ void am_builtin_console(am_ctx *ctx)
 {
     char buf[AM_CONSOLE_LINE_MAX];
     am_rt *rt = RT_OF(ctx);
-    out_bytes(rt, buf, am_console_format(rt->cur->len, rt->cur->msg, buf));
+    am_fault_info f;
+    out_bytes(rt, buf, am_fault(ctx, &f) ? am_console_format_fault(&f, rt->cur->len, rt->cur->msg, buf)
+                                         : am_console_format(rt->cur->len, rt->cur->msg, buf));
 }
 
 void am_builtin_sink(am_ctx *ctx);

@@ -69,6 +69,9 @@ typedef struct am_config {
     uint32_t state_words;  /* state words per actor (1..8) */
     uint32_t max_sends;    /* sends per transaction (>=1) */
     uint32_t max_creates;  /* creates per transaction (>=1) */
+    am_ref fault_handler;  /* where aborted events are delivered (default
+                              AM_CONSOLE, as the hardware from reset; AM_NIL:
+                              nowhere, records only) */
     /* The behavior table (NULL: am_std_behaviors). Entries 0..2 must be the
      * built-ins; am_std_behaviors starts with them. */
     const am_behavior_desc *behaviors;

@@ -85,6 +85,12 @@ void am_trace_become(am_trace_buf *b, am_beh beh, uint32_t n, const am_word *st)
     put_words(b, n, st);
 }
 
+void am_trace_handler(am_trace_buf *b, am_ref handler)
+{
+    put_s(b, " | handler ");
+    put_hex(b, handler);
+}
+
 void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code)
 {
     put_s(b, " | fault ");

@@ -28,6 +28,7 @@ void am_trace_begin(am_trace_buf *b, uint64_t seq, int committed, am_ref target,
 void am_trace_new(am_trace_buf *b, am_ref ref, am_beh beh, uint32_t n, const am_word *st);
 void am_trace_send(am_trace_buf *b, am_ref target, uint32_t n, const am_word *msg);
 void am_trace_become(am_trace_buf *b, am_beh beh, uint32_t n, const am_word *st);
+void am_trace_handler(am_trace_buf *b, am_ref handler);
 void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code);
 /* Terminate the line; write it to f when f is not NULL. */
 void am_trace_end(am_trace_buf *b, FILE *f);

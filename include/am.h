@@ -79,6 +79,29 @@ __attribute__((noreturn))
 #endif
 void am_fail(am_ctx *ctx, am_word code);
 
+/* ---- faults ---------------------------------------------------------------
+ * When a transaction aborts, the failed event is delivered -- as the very
+ * next transaction, its message words unchanged -- to the fault handler
+ * actor, unless the failed event was itself such a delivery. The handler is
+ * the console from reset (it prints one line per fault); a behavior installs
+ * another with am_set_fault_handler (staged: effective at commit), e.g. a
+ * supervisor that retries the request or replies with an error. AM_NIL
+ * means no handler: fault records are then only counted and traced. */
+typedef struct am_fault_info {
+    uint32_t cause;    /* enum am_fault */
+    am_word  code;     /* the am_fail code for AM_FAULT_FAIL, else 0 */
+    am_ref   target;   /* the actor the failed event was sent to */
+    am_beh   beh;      /* its behavior, 0xffffffff for AM_FAULT_DEAD_TARGET */
+} am_fault_info;
+
+/* Nonzero when the event being handled is a fault delivery; fills *info. */
+int am_fault(const am_ctx *ctx, am_fault_info *info);
+
+/* Stage a new fault handler: AM_NIL, or a reference whose slot lies inside
+ * the actor table (else BAD_REF). A dead handler's deliveries abort with
+ * DEAD_TARGET and are not delivered again. */
+void am_set_fault_handler(am_ctx *ctx, am_ref handler);
+
 /* Variadic conveniences: AM_SEND(ctx, to, w0, w1, ...) etc. (at least one
  * word; use am_send(ctx, to, 0, 0) for an empty message). */
 #define AM_NWORDS_(...) ((uint32_t)(sizeof((const am_word[]){__VA_ARGS__}) / sizeof(am_word)))

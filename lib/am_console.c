@@ -25,6 +25,38 @@ static uint32_t put_str(char *buf, const char *s)
     return n;
 }
 
+const char *am_fault_name(uint32_t cause)
+{
+    static const char *const names[AM_FAULT_COUNT_] = {
+        "NONE", "FAIL", "BAD_REF", "BAD_BEHAVIOR", "MSG_TOO_LONG",
+        "STATE_TOO_LONG", "TOO_MANY_SENDS", "TOO_MANY_CREATES", "TABLE_FULL",
+        "QUEUE_FULL", "DEAD_TARGET", "TRAP_ILLEGAL", "TRAP_MISALIGNED",
+        "TRAP_BUS", "TRAP_EBREAK", "WATCHDOG",
+    };
+    return cause < AM_FAULT_COUNT_ ? names[cause] : "UNKNOWN";
+}
+
+uint32_t am_console_format_fault(const am_fault_info *f, uint32_t len, const am_word *msg,
+                                 char *buf)
+{
+    uint32_t n = put_str(buf, "fault: ");
+    n += put_str(buf + n, am_fault_name(f->cause));
+    n += put_str(buf + n, " code=");
+    n += put_hex(buf + n, f->code);
+    n += put_str(buf + n, " target=");
+    n += put_hex(buf + n, f->target);
+    n += put_str(buf + n, " beh=");
+    if (f->beh == 0xffffffffu) buf[n++] = '-';
+    else n += put_udec(buf + n, f->beh);
+    n += put_str(buf + n, " msg=[");
+    for (uint32_t i = 0; i < len && i < AM_MAX_MSG_WORDS; i++) {
+        if (i) buf[n++] = ' ';
+        n += put_hex(buf + n, msg[i]);
+    }
+    n += put_str(buf + n, "]\n");
+    return n;
+}
+
 uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf)
 {
     am_word w0 = len ? msg[0] : 0;

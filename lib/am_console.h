@@ -8,11 +8,16 @@
 
 #include "am.h"
 
-#define AM_CONSOLE_LINE_MAX 64u
+#define AM_CONSOLE_LINE_MAX 160u
 
 /* Format one console message (formats in am.h) into buf (at least
  * AM_CONSOLE_LINE_MAX bytes, not NUL-terminated); returns the byte count.
  * A message in no known format prints "<console: bad message len=N w0=XXXXXXXX>". */
 uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf);
+
+/* The console as the default fault handler: one line per fault delivery,
+ * "fault: CAUSE code=XXXXXXXX target=XXXXXXXX beh=N msg=[...]\n". */
+uint32_t am_console_format_fault(const am_fault_info *f, uint32_t len, const am_word *msg,
+                                 char *buf);
 
 #endif /* AM_CONSOLE_H */

@@ -41,6 +41,7 @@
 #define AML_OVERFLOW     3u  /* bank: deposit would exceed 0xffffffff */
 #define AML_RANGE        4u  /* bank: log index past the end */
 #define AML_REFUNDED     5u  /* bank: transfer deposit failed, money returned */
+#define AML_FAILED       6u  /* supervisor: the request faulted: [FAILED, cause, code] */
 
 /* ---- opcodes ------------------------------------------------------------- */
 /* cell */
@@ -67,6 +68,7 @@
 #define AML_SER_POP   0x51u  /* [ser, POP] -> [entry, next, request words...] */
 /* slow echo (a multi-step test service) */
 #define AML_ECHO      0x60u  /* [cust, ECHO, value, hops] -> [value] after hops self-sends */
+#define AML_DIV       0x70u  /* [cust, DIV, a, b] -> [a / b]; faults (FAIL) when b == 0 */
 
 /* bank log entry kinds (word 1 of a LOG reply) */
 #define AML_LOG_DEPOSIT          1u
@@ -308,5 +310,21 @@ static inline am_ref aml_new_lazy(am_ctx *ctx, am_beh beh, uint32_t n, const am_
  * Faults: AML_E_BANK_LEN, AML_E_BANK_OP, AML_E_BANK_UNEXPECTED,
  * AML_E_BANK_BROKEN.
  */
+
+/* =========================================================================
+ * supervisor.c — a fault handler that retries, then answers for the service
+ * =========================================================================
+ * SUPERVISOR state [retries, left, last target, last w0, last w1, seen]
+ *   Installed with am_set_fault_handler(ctx, supervisor). For each fault
+ *   delivery of a request [cust, op, ...] (the library's convention), it
+ *   resends the same request to the same target while `left` > 0 (a fault
+ *   of a different request restores `left` to `retries`), and otherwise
+ *   replies [AML_FAILED, cause, code] to cust, so the customer is never
+ *   left waiting. `seen` counts the faults delivered. Messages that are not
+ *   fault deliveries: [cust, AML_READ] -> [seen].
+ * SUPERVISED_DIV state [] : the demo's service, [cust, DIV, a, b] -> [a/b],
+ *   am_fail(AML_E_DIV_ZERO) when b == 0.
+ */
+#define AML_E_DIV_ZERO 0x0D10u
 
 #endif /* AM_LIB_H */

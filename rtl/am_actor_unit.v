@@ -97,6 +97,7 @@ module am_actor_unit #(
   wire                send_go, create_go, become_go;
 
   wire                d_owns, d_open, d_idle, d_disp, d_chk_ok, d_dead, d_end, d_commit;
+  wire                d_fault, d_redir;
   wire [BEH_W-1:0]    d_chk_beh, d_beh;
   wire [31:0]         d_seq;
   wire [SLOT_W-1:0]   d_self_slot;
@@ -146,7 +147,8 @@ module am_actor_unit #(
   wire        wd_ack  = mem_valid_i && wr && (mem_addr_i[9:2] == 8'h07) && !d_owns && !pending;
   assign wd_irq_o = wd_hold_q;
 
-  wire       busy    = d_owns || pending || !tbl_ready || (d_idle && run_q && !wd_hold_q && !q_empty) ||
+  wire       busy    = d_owns || pending || !tbl_ready ||
+                       (d_idle && run_q && !wd_hold_q && (!q_empty || d_redir)) ||
                        wd_fire || (wd_hold_q && !wd_ack);
   wire       wr_acc  = mem_valid_i && wr && !busy;
   wire       rd_acc  = mem_valid_i && !wr && !busy && !rd_ready_q;
@@ -168,6 +170,12 @@ module am_actor_unit #(
   wire w_ctrl    = wr_acc && (a == 8'h01);          // 0x004 CTRL
   wire w_behcnt  = wr_acc && (a == 8'h02);          // 0x008 BEH_COUNT
   wire w_wdog    = wr_acc && (a == 8'h07);          // 0x01C WATCHDOG
+  wire w_fh      = wr_acc && (a == 8'hA8);          // 0x2A0 FAULT_HANDLER
+  wire w_set_fh  = wr_acc && (a == 8'hA9) && d_open;  // 0x2A4 SET_HANDLER (staged)
+  // a handler is AM_NIL or a reference whose slot is inside the table
+  wire fh_arg_ok = (mem_wdata_i == 32'd0) || w_inrange;
+  wire set_fh_go = w_set_fh && (cause == 4'd0) && fh_arg_ok;
+  wire set_fh_bad = w_set_fh && !fh_arg_ok;
 
   // argument checks
   wire [SLOT_W-1:0] w_slot   = mem_wdata_i[SLOT_W-1:0];
@@ -284,7 +292,8 @@ module am_actor_unit #(
     .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
     .bw_we_i(w_bec_w && ({1'b0, a[2:0]} < STATE_WORDS[3:0])), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
     .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
-    .fail_i(w_abort || wd_fire), .fail_cause_i(wd_fire ? 4'd15 : a_n),
+    .fail_i(w_abort || wd_fire || set_fh_bad),
+    .fail_cause_i(wd_fire ? 4'd15 : set_fh_bad ? 4'd2 : a_n),
     .qfull_i(w_commit && !commit_ok),
     .cause_o(cause), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),
     .cre_slot_o(cre_slot), .become_o(become), .become_beh_o(become_beh), .become_n_o(become_n));
@@ -292,12 +301,15 @@ module am_actor_unit #(
   am_dispatch #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .META_W(META_W), .HDR_W(HDR_W),
                 .STATE_WORDS(STATE_WORDS), .MAX_CREATES(MAX_CREATES)) u_dispatch (
     .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q && !wd_hold_q), .hold_i(pending),
+    .fh_set_i(fh_q != 32'd0), .fh_slot_i(fh_q[SLOT_W-1:0]), .fh_gen_i(fh_q[31:16]),
+    .fault_q_o(d_fault), .redir_o(d_redir),
     .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
     .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),
     .meta_raddr_o(d_meta_raddr), .meta_we_o(d_meta_we), .meta_waddr_o(d_meta_waddr),
     .meta_wdata_o(d_meta_wdata), .st_we_o(d_st_we), .st_waddr_o(d_st_waddr), .st_wdata_o(d_st_wdata),
     .alloc_snap_o(d_snap), .alloc_restore_o(d_restore),
-    .commit_i(w_commit && commit_ok), .abort_i(w_abort || (w_commit && !commit_ok) || wd_fire),
+    .commit_i(w_commit && commit_ok),
+    .abort_i(w_abort || (w_commit && !commit_ok) || wd_fire),
     .ncreates_i(ncreates), .cre_idx_o(cre_idx), .cre_slot_i(cre_slot),
     .become_i(become), .become_beh_i(become_beh), .become_n_i(become_n),
     .bw_ridx_o(bw_ridx), .bw_rdata_i(bw_rdata), .txn_clear_o(d_txn_clear),
@@ -323,6 +335,45 @@ module am_actor_unit #(
       end
     end
   end
+
+  // ---------------------------------------------------------------- fault handler and fault info
+  // FAULT_HANDLER: where aborted events are delivered (reset: the console;
+  // 0 = nowhere). SET_HANDLER stages a new one, applied at commit. The fault
+  // info of the failed event is latched at the end of its transaction and
+  // read by the handler while the delivery is open.
+  reg  [31:0] fh_q, sh_val_q, abort_code_q;
+  reg         sh_pend_q;
+  reg  [3:0]  f_cause_q;
+  reg  [31:0] f_code_q, f_target_q, f_beh_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      fh_q         <= 32'h0001_0000;
+      sh_pend_q    <= 1'b0;
+      sh_val_q     <= 32'd0;
+      abort_code_q <= 32'd0;
+    end else begin
+      if (w_fh) fh_q <= mem_wdata_i;
+      if (set_fh_go) begin
+        sh_pend_q <= 1'b1;
+        sh_val_q  <= mem_wdata_i;
+      end
+      if (w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0)) abort_code_q <= mem_wdata_i;
+      if (d_end) begin
+        if (d_commit && sh_pend_q) fh_q <= sh_val_q;
+        sh_pend_q    <= 1'b0;
+        abort_code_q <= 32'd0;
+      end
+    end
+  end
+  always @(posedge clk_i) begin
+    if (d_end && !d_commit && !d_fault) begin
+      f_cause_q  <= end_cause;
+      f_code_q   <= (end_cause == 4'd1) ? abort_code_q : 32'd0;
+      f_target_q <= self_ref;
+      f_beh_q    <= d_dead ? 32'hFFFF_FFFF : {{(32-BEH_W){1'b0}}, d_beh};
+    end
+  end
+  wire f_open = d_open && d_fault;
 
   // ---------------------------------------------------------------- control registers, counters
   always @(posedge clk_i) begin
@@ -375,6 +426,11 @@ module am_actor_unit #(
       8'h00: rd_reg = {16'd0, last_cause_q, cause, 3'd0, wd_hold_q, d_open && (cause != 4'd0),
                        run_q, q_empty, d_open};
       8'h07: rd_reg = wd_budget_q;
+      8'h0C: rd_reg[3:0] = f_open ? f_cause_q : 4'd0;     // 0x030 F_CAUSE
+      8'h0D: rd_reg = f_open ? f_code_q : 32'd0;          // 0x034 F_CODE
+      8'h0E: rd_reg = f_open ? f_target_q : 32'd0;        // 0x038 F_TARGET
+      8'h0F: rd_reg = f_open ? f_beh_q : 32'd0;           // 0x03C F_BEH
+      8'hA8: rd_reg = fh_q;                               // 0x2A0 FAULT_HANDLER
       8'h01: rd_reg = {31'd0, run_q};
       8'h02: rd_reg[BEH_W:0] = beh_count_q;
       8'h03: rd_reg = {29'd0, ext_q};
@@ -414,15 +470,12 @@ module am_actor_unit #(
       reg [31:0] sw_sh [0:7];   // last SEND_W words
       reg [31:0] ns_sh [0:7];   // last NEW_STATE words
       reg [31:0] bw_sh [0:7];   // last BECOME_W words
-      reg [31:0] code_q;
       reg [31:0] p_ref_q;
       always @(posedge clk_i) begin
         if (w_send_w) sw_sh[a[2:0]] <= mem_wdata_i;
         if (w_new_st) ns_sh[a[2:0]] <= mem_wdata_i;
         if (w_bec_w)  bw_sh[a[2:0]] <= mem_wdata_i;
         if (wr_acc)   p_ref_q <= mem_wdata_i;
-        if (!rst_ni || d_end) code_q <= 32'd0;
-        else if (w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0)) code_q <= mem_wdata_i;
       end
       reg        v;
       reg [3:0]  k, len;
@@ -451,6 +504,8 @@ module am_actor_unit #(
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = bw_sh[i];
         end else if (free_ok) begin
           k = 4'd9; rf = p_ref_q;
+        end else if (set_fh_go) begin
+          k = 4'd10; rf = mem_wdata_i;
         end else begin
           v = 1'b0;
         end
@@ -465,7 +520,7 @@ module am_actor_unit #(
       assign trace_len_o   = len;
       assign trace_words_o = wds;
       assign trace_cause_o = (d_end && !d_commit) ? end_cause : 4'd0;
-      assign trace_code_o  = (d_end && !d_commit && end_cause == 4'd1) ? code_q : 32'd0;
+      assign trace_code_o  = (d_end && !d_commit && end_cause == 4'd1) ? abort_code_q : 32'd0;
     end else begin : g_notrace
       assign trace_valid_o = 1'b0;
       assign trace_kind_o  = 4'd0;

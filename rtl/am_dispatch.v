@@ -1,6 +1,6 @@
 // am_dispatch — the dispatch / commit / abort sequencer.
 //
-// Owns: the unit's main state (IDLE, FETCH, CHECK, RUN, CRE, BEC, END), the
+// Owns: the unit's main state (IDLE, FETCH, REDIR, CHECK, RUN, CRE, BEC, END), the
 // current event's registers (seq, self, behavior id, message length, state
 // length, dead-target flag) and the commit-or-abort decision of the
 // transaction being finished.
@@ -19,6 +19,12 @@
 //   with a staged BECOME only) copies the n staged words into self's state
 //   and writes self's meta word, END restores the allocator (abort), pulses
 //   end_o, clears the staging and goes straight to FETCH if there is work.
+// * Fault delivery: an abort (of an event that was not itself a fault
+//   delivery) with a fault handler set goes from END to REDIR instead: the
+//   same queue entry -- its message words untouched -- is dispatched again,
+//   as the next transaction, to the handler (fault_q_o high while it runs).
+//   When dispatching is stopped (run_i low, e.g. a watchdog hold) the
+//   delivery waits in redir_o and goes first when it resumes.
 // * Cycles (measured by tests/rtl): COMMIT write -> next event readable by
 //   a SELF read = 7 + ncreates + (BECOME ? n + 1 : 0); a dead target costs 3.
 `default_nettype none
@@ -35,6 +41,13 @@ module am_dispatch #(
   input  wire                  rst_ni,
   input  wire                  run_i,
   input  wire                  hold_i,      // bus-side check in flight
+  // fault delivery: after an abort, the failed event goes to the fault
+  // handler (if one is set and the event was not itself a fault delivery)
+  input  wire                  fh_set_i,
+  input  wire [SLOT_W-1:0]     fh_slot_i,
+  input  wire [15:0]           fh_gen_i,
+  output reg                   fault_q_o,   // the open event is a fault delivery
+  output wire                  redir_o,     // a fault delivery waits to be dispatched
   // queue
   input  wire                  q_empty_i,
   input  wire [HDR_W-1:0]      q_hdr_i,
@@ -85,12 +98,18 @@ module am_dispatch #(
   localparam integer CIW = $clog2(MAX_CREATES);
 
   localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_CHECK = 3'd2, S_RUN = 3'd3,
-                   S_CRE = 3'd4, S_BEC = 3'd5, S_END = 3'd6;
+                   S_CRE = 3'd4, S_BEC = 3'd5, S_END = 3'd6, S_REDIR = 3'd7;
 
   reg [2:0] state_q, state_d;
   reg [3:0] step_q;
 
   wire work = run_i && !q_empty_i && !hold_i;
+  // REDIR re-dispatches the current entry (not popped again) to the handler.
+  reg  redir_q;
+  wire go_redir   = run_i && !hold_i;
+  wire redir_now  = redir_q && go_redir;
+  wire will_redir = !commit_q_o && !fault_q_o && fh_set_i;   // at END
+  assign redir_o = redir_q;
 
   // meta word fields
   wire [15:0] m_gen  = meta_rdata_i[15:0];
@@ -108,7 +127,7 @@ module am_dispatch #(
   assign open_o          = (state_q == S_RUN);
   assign idle_o          = (state_q == S_IDLE);
   assign q_pop_o         = (state_q == S_FETCH);
-  assign alloc_snap_o    = (state_q == S_FETCH);
+  assign alloc_snap_o    = (state_q == S_FETCH) || (state_q == S_REDIR);
   assign disp_o          = (state_q == S_CHECK);
   assign end_o           = (state_q == S_END);
   assign alloc_restore_o = end_o && !commit_q_o;
@@ -131,13 +150,14 @@ module am_dispatch #(
   always @(*) begin
     state_d = state_q;
     case (state_q)
-      S_IDLE:  if (work) state_d = S_FETCH;
+      S_IDLE:  if (redir_now) state_d = S_REDIR; else if (work) state_d = S_FETCH;
       S_FETCH: state_d = S_CHECK;
+      S_REDIR: state_d = S_CHECK;
       S_CHECK: state_d = target_ok ? S_RUN : S_END;
       S_RUN:   if (commit_i || abort_i) state_d = S_CRE;
       S_CRE:   if (cre_last) state_d = (commit_q_o && become_i) ? S_BEC : S_END;
       S_BEC:   if (bec_last) state_d = S_END;
-      S_END:   state_d = work ? S_FETCH : S_IDLE;
+      S_END:   state_d = will_redir ? (go_redir ? S_REDIR : S_IDLE) : (work ? S_FETCH : S_IDLE);
       default: state_d = S_IDLE;
     endcase
   end
@@ -149,10 +169,16 @@ module am_dispatch #(
       seq_o      <= 32'd0;
       dead_o     <= 1'b0;
       commit_q_o <= 1'b0;
+      redir_q    <= 1'b0;
+      fault_q_o  <= 1'b0;
     end else begin
+      if (state_q == S_END) redir_q <= will_redir && !go_redir;   // deliver when dispatch resumes
+      if (state_q == S_REDIR) redir_q <= 1'b0;
+      if (state_q == S_FETCH) fault_q_o <= 1'b0;
+      if (state_q == S_REDIR) fault_q_o <= 1'b1;
       state_q <= state_d;
       step_q  <= (state_d != state_q) ? 4'd0 : step_q + 1'b1;
-      if (state_q == S_FETCH) begin
+      if (state_q == S_FETCH || state_q == S_REDIR) begin
         seq_o  <= seq_o + 1'b1;
         dead_o <= 1'b0;
       end
@@ -171,6 +197,10 @@ module am_dispatch #(
       self_gen_o  <= h_gen;
       len_o       <= q_hdr_i[3:0];
     end
+    if (state_q == S_REDIR) begin   // same entry, same message, new target
+      self_slot_o <= fh_slot_i;
+      self_gen_o  <= fh_gen_i;
+    end
     if (state_q == S_CHECK) begin
       beh_o  <= chk_beh_o;
       slen_o <= m_slen;
@@ -180,7 +210,7 @@ module am_dispatch #(
 
   // Meta port while the sequencer owns it.
   always @(*) begin
-    meta_raddr_o = (state_q == S_FETCH) ? h_slot : cre_slot_i;
+    meta_raddr_o = (state_q == S_FETCH) ? h_slot : (state_q == S_REDIR) ? fh_slot_i : cre_slot_i;
     meta_we_o    = 1'b0;
     meta_waddr_o = prev_slot_q;
     meta_wdata_o = meta_rdata_i;

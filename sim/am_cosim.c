@@ -40,6 +40,9 @@ struct cosim {
     int out_overflow;
     pending_event pending[PENDING_MAX];
     uint32_t p_head, p_count;
+    am_ref handler;               /* the fault handler, as the model follows it */
+    int delivery_due;             /* an aborted event awaits its fault delivery */
+    pending_event delivery;
     uint64_t test_forget_seq;
 };
 
@@ -106,6 +109,7 @@ cosim *cosim_new(const am_config *cfg_in, am_beh boot, am_word arg, FILE *trace_
         return NULL;
     }
     pending_push(c, b, arg ? 1 : 0, &arg);
+    c->handler = cfg.fault_handler;
     return c;
 }
 
@@ -137,6 +141,8 @@ static void format_hw(const cosim_txn *t, am_trace_buf *b)
             am_trace_send(b, t->sends[i].target, t->sends[i].n, t->sends[i].msg);
         if (t->has_become)
             am_trace_become(b, t->become_beh, t->become_n, t->become_st);
+        if (t->has_handler)
+            am_trace_handler(b, t->handler);
     } else {
         am_trace_fault(b, t->cause, t->code);
     }
@@ -191,12 +197,13 @@ static int check_conservation(cosim *c, const cosim_txn *hw, const char *line)
 {
     char e[160], a[160];
     format_event(a, sizeof a, hw->target, hw->len, hw->msg);
-    if (c->p_count == 0) {
+    if (c->p_count == 0 && !c->delivery_due) {
         report_from(c, hw->seq, "an event was dispatched that nobody sent (duplicated or invented)",
                     "conservation", "(no undelivered event)", a);
         return -1;
     }
-    const pending_event *p = &c->pending[c->p_head];
+    int is_delivery = c->delivery_due;
+    const pending_event *p = is_delivery ? &c->delivery : &c->pending[c->p_head];
     int same = p->target == hw->target && p->len == hw->len;
     for (uint32_t i = 0; same && i < p->len; i++) same = p->msg[i] == hw->msg[i];
     if (!same) {
@@ -205,8 +212,20 @@ static int check_conservation(cosim *c, const cosim_txn *hw, const char *line)
                     "reordered or duplicated)", "conservation", e, a);
         return -1;
     }
-    c->p_head = (c->p_head + 1) % PENDING_MAX;
-    c->p_count--;
+    if (is_delivery) {
+        c->delivery_due = 0;
+    } else {
+        c->p_head = (c->p_head + 1) % PENDING_MAX;
+        c->p_count--;
+    }
+    /* an abort (not of a delivery) is delivered next to the fault handler,
+     * same words; a committed SET_HANDLER changes the handler */
+    if (!hw->committed && !is_delivery && c->handler != AM_NIL) {
+        c->delivery_due = 1;
+        c->delivery = *p;
+        c->delivery.target = c->handler;
+    }
+    if (hw->committed && hw->has_handler) c->handler = hw->handler;
     if (hw->committed)
         for (uint32_t i = hw->seq == c->test_forget_seq ? 1 : 0; i < hw->nsends; i++)
             if (pending_push(c, hw->sends[i].target, hw->sends[i].n, hw->sends[i].msg)) {
@@ -243,6 +262,13 @@ int cosim_finish(cosim *c)
 {
     am_counters k;
     am_get_counters(c->rt, &k);
+    if (c->delivery_due) {
+        char e[200];
+        format_event(e, sizeof e, c->delivery.target, c->delivery.len, c->delivery.msg);
+        report_from(c, k.seq + 1, "a fault was never delivered to the fault handler", "conservation",
+                    e, "(the hardware halted)");
+        return -1;
+    }
     if (c->p_count != 0) {
         char e[200];
         format_event(e, sizeof e, c->pending[c->p_head].target, c->pending[c->p_head].len,

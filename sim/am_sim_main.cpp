@@ -27,7 +27,8 @@
 
 namespace {
 
-enum { K_DISPATCH = 1, K_CREATE, K_SEND, K_BECOME, K_COMMIT, K_ABORT, K_SPAWN, K_INJECT, K_FREE };
+enum { K_DISPATCH = 1, K_CREATE, K_SEND, K_BECOME, K_COMMIT, K_ABORT, K_SPAWN, K_INJECT, K_FREE,
+       K_HANDLER };
 
 // The actor unit's register offsets that delimit the phases of a dispatch
 // (docs/actor-unit.md): staging writes, then COMMIT or ABORT.
@@ -225,6 +226,10 @@ int main(int argc, char **argv)
                 txn.become_beh = top->trace_beh_o;
                 txn.become_n = len;
                 std::memcpy(txn.become_st, words, sizeof txn.become_st);
+                break;
+            case K_HANDLER:
+                txn.has_handler = 1;       // the last one wins, as for BECOME
+                txn.handler = top->trace_ref_o;
                 break;
             case K_COMMIT:
             case K_ABORT:

@@ -19,7 +19,7 @@ void am_builtin_ask(am_ctx *ctx);
 /* ---- test behaviors ------------------------------------------------------ */
 
 enum { B_ECHO = AM_BEH_FIRST_USER, B_COUNTER, B_SPAWNER, B_FAILER, B_OP, B_PRINTER,
-       B_SILENT, B_TWICE, NBEH };
+       B_SILENT, B_TWICE, B_HANDLER, B_INSTALL, NBEH };
 
 /* [cust, x...] -> cust gets [x...] */
 static void echo_beh(am_ctx *ctx)
@@ -106,11 +106,30 @@ static void twice_beh(am_ctx *ctx)
     AM_SEND(ctx, am_msg(ctx, 0), 2);
 }
 
+/* a fault handler: records what it was told in its state
+ * [deliveries, cause, code, target, beh, len, msg0]; fails when msg0 == 0xdead */
+static void handler_beh(am_ctx *ctx)
+{
+    am_fault_info fi;
+    if (!am_fault(ctx, &fi)) am_fail(ctx, 0x404);
+    if (am_msg(ctx, 0) == 0xdead) am_fail(ctx, 0x405);
+    AM_BECOME(ctx, B_HANDLER, am_state(ctx, 0) + 1, fi.cause, fi.code, fi.target, fi.beh,
+              am_msg_len(ctx), am_msg(ctx, 0));
+}
+
+/* [ref]: install ref as the fault handler, then fail if ref is 0xbad0 */
+static void install_beh(am_ctx *ctx)
+{
+    am_set_fault_handler(ctx, am_msg(ctx, 0));
+    if (am_msg(ctx, 1) == 1) am_fail(ctx, 7);
+}
+
 static const am_behavior_desc tab[NBEH] = {
     { "CONSOLE", am_builtin_console }, { "SINK", am_builtin_sink }, { "ASK", am_builtin_ask },
     { "ECHO", echo_beh }, { "COUNTER", counter_beh }, { "SPAWNER", spawner_beh },
     { "FAILER", failer_beh }, { "OP", op_beh }, { "PRINTER", printer_beh },
-    { "SILENT", silent_beh }, { "TWICE", twice_beh },
+    { "SILENT", silent_beh }, { "TWICE", twice_beh }, { "HANDLER", handler_beh },
+    { "INSTALL", install_beh },
 };
 
 /* ---- harness --------------------------------------------------------------- */
@@ -137,10 +156,13 @@ static void cap_fault(void *user, const am_fault_record *r)
     f->nfaults++;
 }
 
-static void setup(fixture *f, am_config *cfg_opt)
+/* A runtime with the test behaviors; faults are read from the records, not
+ * delivered to an actor, unless a test asks for a handler. */
+static void setup_handler(fixture *f, am_config *cfg_opt, am_ref handler)
 {
     am_config cfg;
     if (cfg_opt) cfg = *cfg_opt; else am_config_default(&cfg);
+    cfg.fault_handler = handler;
     cfg.behaviors = tab;
     cfg.nbehaviors = NBEH;
     cfg.on_output = cap_out;
@@ -149,6 +171,8 @@ static void setup(fixture *f, am_config *cfg_opt)
     memset(f, 0, sizeof *f);
     if (am_rt_new(&cfg, &f->rt) != AM_OK) { fprintf(stderr, "setup failed\n"); exit(2); }
 }
+
+static void setup(fixture *f, am_config *cfg_opt) { setup_handler(f, cfg_opt, AM_NIL); }
 
 static am_ref spawn(fixture *f, am_beh b)
 {
@@ -569,6 +593,118 @@ TEST(trace_callback_and_test_perturbation)
         "000002 C 00010001 b3 [00010002 00000010] | send 00010002 [00000011]\n"
         "000003 C 00010002 b9 [00000010]\n"
         "000004 C 00010002 b9 [00000011]\n");
+    am_rt_free(f.rt);
+}
+
+TEST(console_is_the_default_fault_handler)
+{
+    am_config cfg; am_config_default(&cfg);
+    CHECK_EQ(cfg.fault_handler, AM_CONSOLE);
+    fixture f; setup_handler(&f, &cfg, AM_CONSOLE);
+    am_ref x = spawn(&f, B_FAILER);
+    am_word m[2] = { 10, 20 };
+    CHECK_EQ(am_inject(f.rt, x, 2, m), AM_OK);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK_STR(f.out, "fault: FAIL code=00001234 target=00010001 beh=6 msg=[0000000a 00000014]\n");
+    am_counters c; am_get_counters(f.rt, &c);
+    CHECK_EQ(c.dispatches, 2);                 /* the failure, then its delivery */
+    CHECK_EQ(c.aborts, 1);
+    CHECK_EQ(c.commits, 1);
+    am_rt_free(f.rt);
+}
+
+TEST(fault_delivery_to_a_handler_actor)
+{
+    char *buf; size_t len;
+    FILE *t = open_memstream(&buf, &len);
+    am_config cfg; am_config_default(&cfg);
+    cfg.trace = t;
+    fixture f; setup_handler(&f, &cfg, 0x00010001u);   /* slot 1: the handler below */
+    am_ref h = spawn(&f, B_HANDLER), x = spawn(&f, B_FAILER), e = spawn(&f, B_ECHO);
+    CHECK_EQ(h, 0x00010001u);
+    am_word m[3] = { 1, 2, 3 };
+    CHECK_EQ(am_inject(f.rt, x, 3, m), AM_OK);
+    am_word ok[2] = { h, 5 };
+    CHECK_EQ(am_inject(f.rt, e, 2, ok), AM_OK);     /* queued behind: goes after the delivery */
+    CHECK_EQ(am_step(f.rt), AM_OK);                 /* x fails */
+    am_counters c; am_get_counters(f.rt, &c);
+    CHECK_EQ(c.queue_len, 1);                        /* the delivery needs no queue space */
+    CHECK_EQ(am_step(f.rt), AM_OK);                 /* delivered to h, next */
+    am_word st[AM_MAX_STATE_WORDS];
+    CHECK_EQ(am_peek(f.rt, h, NULL, st), AM_OK);
+    CHECK_EQ(st[0], 1);
+    CHECK_EQ(st[1], AM_FAULT_FAIL);
+    CHECK_EQ(st[2], 0x1234);
+    CHECK_EQ(st[3], x);
+    CHECK_EQ(st[4], B_FAILER);
+    CHECK_EQ(st[5], 3);
+    CHECK_EQ(st[6], 1);
+    /* e's [5] reaches h as an ordinary message: h fails (0x404), and that
+     * failure is delivered to h itself, as a delivery */
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK_EQ(f.nfaults, 2);
+    CHECK_EQ(f.faults[1].code, 0x404);
+    CHECK_EQ(am_peek(f.rt, h, NULL, st), AM_OK);
+    CHECK_EQ(st[0], 2);
+    CHECK_EQ(st[3], h);
+    /* the handler fails on a delivery: recorded, not delivered again */
+    am_word dead[1] = { 0xdead };
+    CHECK_EQ(am_inject(f.rt, x, 1, dead), AM_OK);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK_EQ(f.nfaults, 4);
+    CHECK_EQ(f.faults[3].code, 0x405);
+    CHECK_EQ(f.faults[3].target, h);
+    am_get_counters(f.rt, &c);
+    CHECK_EQ(c.dispatches, 7);
+    CHECK_EQ(c.aborts, 4);
+    am_rt_free(f.rt);
+    fclose(t);
+    CHECK(strncmp(buf,
+        "000001 A 00010002 b6 [00000001 00000002 00000003] | fault FAIL 00001234\n"
+        "000002 C 00010001 b11 [00000001 00000002 00000003] | become b11 [00000001 00000001 "
+        "00001234 00010002 00000006 00000003 00000001]\n", 170) == 0);
+    free(buf);
+}
+
+TEST(set_fault_handler_is_staged_and_checked)
+{
+    char *buf; size_t len;
+    FILE *t = open_memstream(&buf, &len);
+    am_config cfg; am_config_default(&cfg);
+    cfg.trace = t;
+    fixture f; setup_handler(&f, &cfg, AM_CONSOLE);
+    am_ref in = spawn(&f, B_INSTALL), h = spawn(&f, B_HANDLER);
+    am_word bad[2] = { 0x00010000u | 200u, 0 };     /* slot outside the table */
+    CHECK_EQ(am_inject(f.rt, in, 2, bad), AM_OK);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK_EQ(f.faults[0].cause, AM_FAULT_BAD_REF);
+    CHECK(strstr(f.out, "fault: BAD_REF") != NULL);  /* still the console */
+    am_word fails[2] = { h, 1 };                     /* staged, then the txn fails */
+    CHECK_EQ(am_inject(f.rt, in, 2, fails), AM_OK);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK(strstr(f.out, "fault: FAIL code=00000007") != NULL);
+    am_word good[2] = { h, 0 };
+    CHECK_EQ(am_inject(f.rt, in, 2, good), AM_OK);   /* committed: h from now on */
+    am_word again[2] = { h, 1 };
+    CHECK_EQ(am_inject(f.rt, in, 2, again), AM_OK);
+    size_t n0 = f.nout;
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK_EQ(f.nout, n0);                            /* h, not the console */
+    am_word st[AM_MAX_STATE_WORDS];
+    CHECK_EQ(am_peek(f.rt, h, NULL, st), AM_OK);
+    CHECK_EQ(st[0], 1);
+    CHECK_EQ(st[2], 7);
+    am_word none[2] = { AM_NIL, 0 }, fail2[2] = { AM_NIL, 1 };
+    CHECK_EQ(am_inject(f.rt, in, 2, none), AM_OK);   /* no handler: records only */
+    CHECK_EQ(am_inject(f.rt, in, 2, fail2), AM_OK);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK_EQ(am_peek(f.rt, h, NULL, st), AM_OK);
+    CHECK_EQ(st[0], 1);
+    CHECK_EQ(f.nout, n0);
+    fclose(t);
+    CHECK(strstr(buf, " | handler 00010002\n") != NULL);
+    CHECK(strstr(buf, " | handler 00000000\n") != NULL);
+    free(buf);
     am_rt_free(f.rt);
 }
 

@@ -17,7 +17,13 @@ static const demo demos[] = {
 static const struct { const char *name, *out; } expected[] = {
     { "fault",
       "fault: sending 0 (fails), 1\n"
+      "fault: FAIL code=0000f00d target=00010002 beh=%u msg=[00000000]\n"  /* printf format */
       "fault: message 1 committed\n" },
+    { "supervisor",
+      "supervisor: 10/2 -> 5\n"
+      "supervisor: 7/0 -> failed: FAIL 00000d10\n"
+      "supervisor: 9/3 -> 3\n"
+      "supervisor: faults handled: 3\n" },
     { "cell",
       "cell: write 5 -> ok\n"
       "cell: read -> 5\n"
@@ -87,7 +93,9 @@ static char run_out[LT_OUT_SIZE];
 /* Run one demo like am-run; output in run_out, counters in *c. */
 static am_status run_demo(am_beh boot, am_counters *c)
 {
-    am_rt *rt = lt_new();
+    am_config cfg;
+    am_config_default(&cfg);               /* as am-run: the console handles faults */
+    am_rt *rt = lt_new_cfg(&cfg);
     am_ref b = AM_NIL;
     am_status s = am_spawn(rt, boot, 0, NULL, &b);
     if (s == AM_OK) s = am_inject(rt, b, 0, NULL);
@@ -151,9 +159,11 @@ TEST(demo_fault_leaves_only_the_fault_record)
     CHECK(d != NULL);
     am_counters c;
     CHECK_EQ(run_demo(d->boot, &c), AM_OK);
-    CHECK_STR(run_out, expected[0].out);           /* no "NEVER PRINTED" */
+    char want[256];
+    snprintf(want, sizeof want, expected[0].out, (unsigned)AMB_DEMO_FRAGILE);
+    CHECK_STR(run_out, want);                      /* no "NEVER PRINTED"; the console's fault line */
     CHECK_EQ(c.aborts, 1);
-    CHECK_EQ(c.commits, 4);
+    CHECK_EQ(c.commits, 5);                        /* incl. the console's fault delivery */
     CHECK_EQ(c.live, 3);                           /* console, boot, fragile: no cell */
     CHECK_EQ(c.dispatches, c.commits + c.aborts);
     CHECK_EQ(lt_nfaults, 1);
@@ -162,6 +172,24 @@ TEST(demo_fault_leaves_only_the_fault_record)
     CHECK_EQ(lt_faults[0].beh, AMB_DEMO_FRAGILE);
     CHECK_EQ(lt_faults[0].len, 1);
     CHECK_EQ(lt_faults[0].msg[0], 0);
+}
+
+TEST(demo_supervisor_answers_for_the_failing_service)
+{
+    const demo *d = find_demo("supervisor");
+    CHECK(d != NULL);
+    am_counters c;
+    CHECK_EQ(run_demo(d->boot, &c), AM_OK);
+    CHECK_STR(run_out, expected[1].out);           /* no console fault lines: replaced */
+    CHECK_EQ(c.aborts, 3);                         /* the first try and two retries */
+    CHECK_EQ(lt_nfaults, 3);
+    for (int i = 0; i < 3; i++) {
+        CHECK_EQ(lt_faults[i].cause, AM_FAULT_FAIL);
+        CHECK_EQ(lt_faults[i].code, AML_E_DIV_ZERO);
+        CHECK_EQ(lt_faults[i].msg[3], 0);          /* the 7/0 request, the whole event */
+    }
+    CHECK_EQ(c.dispatches, c.commits + c.aborts);
+    CHECK_EQ(c.queue_len, 0);
 }
 
 TEST(every_demo_is_deterministic)

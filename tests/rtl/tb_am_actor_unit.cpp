@@ -84,10 +84,13 @@ enum { STATUS = 0x000, CTRL = 0x004, BEH_COUNT = 0x008, EXT_STATUS = 0x00C, NEW_
        MSG = 0x040, SEND_W = 0x040, STATE = 0x060, BECOME_W = 0x060, NEW_STATE = 0x080,
        SEND = 0x0C0, CREATE = 0x100, BECOME = 0x140, INJECT = 0x180, SPAWN = 0x1C0,
        COMMIT = 0x200, ABORT = 0x240, CYCLES = 0x280, DISPATCHES = 0x284, COMMITS = 0x288,
-       ABORTS = 0x28C, FAULTS = 0x290, QUEUE_HWM = 0x294, LIVE = 0x298, QUEUED2 = 0x29C };
+       ABORTS = 0x28C, FAULTS = 0x290, QUEUE_HWM = 0x294, LIVE = 0x298, QUEUED2 = 0x29C,
+       WATCHDOG = 0x01C, F_CAUSE = 0x030, F_CODE = 0x034, F_TARGET = 0x038, F_BEH = 0x03C,
+       FAULT_HANDLER = 0x2A0, SET_HANDLER = 0x2A4 };
 
 #define CHECK(c, ...) do { if (!(c)) { errors++; printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); if (errors > 5) finish(); } } while (0)
 static void finish();
+static void fault_delivery();
 
 // ------------------------------------------------------------------ model
 static const int SLOTS = 128, QD = 63, MW = 8, SWD = 8, MAXS = 8, MAXC = 4;
@@ -363,6 +366,74 @@ static uint32_t pick_target() {
   return 0x00010000;
 }
 
+// ------------------------------------------------------------------ fault delivery
+// Directed, on a fresh unit (outside the random model): an abort delivers the
+// failed event to the fault handler as the next transaction; the handler's
+// own abort is not delivered again; SET_HANDLER is staged (and checked);
+// no handler, no delivery; DEAD_TARGET and WATCHDOG aborts are delivered.
+static void fault_delivery() {
+  delete dut;
+  dut = new Vam_actor_unit;
+  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+  wr(BEH_COUNT, 6);
+  auto spawn = [](uint32_t beh) { wr(SPAWN, beh); return rd(NEW_REF); };
+  auto inject = [](uint32_t t, unsigned n, const uint32_t *w) {
+    for (unsigned i = 0; i < n; i++) wr(SEND_W + 4 * i, w[i]);
+    wr(INJECT + 4 * n, t);
+    CHECK(rd(EXT_STATUS) == 0, "inject");
+  };
+  uint32_t h = spawn(3), a = spawn(4);
+  wr(FAULT_HANDLER, h);
+  uint32_t m1[3] = {1, 2, 3}, m2[1] = {9};
+  inject(a, 3, m1); inject(a, 1, m2);
+  wr(CTRL, 1);
+  CHECK(rd(SELF) == a && rd(F_CAUSE) == 0, "an ordinary event is no fault delivery");
+  wr(SEND_W, 5); wr(SEND + 4, a);                  // staged, then discarded
+  wr(ABORT + 4, 0x77);
+  CHECK(rd(SELF) == h, "the failed event goes to the handler next");
+  CHECK(rd(SEQ) == 2 && rd(MSG_LEN) == 3 && rd(MSG) == 1 && rd(MSG + 8) == 3, "same words, new transaction");
+  CHECK(rd(F_CAUSE) == 1 && rd(F_CODE) == 0x77 && rd(F_TARGET) == a && rd(F_BEH) == 4, "fault info");
+  CHECK(rd(QUEUED) == 1, "nothing of the aborted transaction queued");
+  wr(ABORT + 4, 0x88);                             // the handler fails too
+  CHECK(rd(SELF) == a && rd(MSG) == 9 && rd(F_CAUSE) == 0, "a failed delivery is not delivered again");
+  wr(SET_HANDLER, 0x00010000u | 200u);             // slot outside the table
+  CHECK(((rd(STATUS) >> 8) & 15) == 2, "SET_HANDLER outside the table: BAD_REF");
+  wr(COMMIT, 0);
+  CHECK(rd(SELF) == h && rd(F_CAUSE) == 2, "delivered; the handler is unchanged");
+  wr(COMMIT, 0);
+  CHECK(rd(SELF) == 0, "drained");
+  wr(CTRL, 0);
+  uint32_t m3[1] = {6};
+  inject(a, 1, m3); wr(CTRL, 1);
+  CHECK(rd(SELF) == a, "event");
+  wr(SET_HANDLER, 0);
+  CHECK(rd(FAULT_HANDLER) == h, "SET_HANDLER is staged");
+  wr(COMMIT, 0);
+  CHECK(rd(FAULT_HANDLER) == 0, "applied at commit");
+  wr(CTRL, 0); inject(a, 1, m3); wr(CTRL, 1);
+  CHECK(rd(SELF) == a, "event"); wr(ABORT + 4, 1);
+  CHECK(rd(SELF) == 0, "no handler: nothing delivered");
+  // DEAD_TARGET: the target dies while its event is queued
+  wr(CTRL, 0); wr(FAULT_HANDLER, h);
+  inject(a, 1, m3); wr(FREE, a); CHECK(rd(EXT_STATUS) == 0, "free");
+  wr(CTRL, 1);
+  CHECK(rd(SELF) == h && rd(F_CAUSE) == 10 && rd(F_BEH) == 0xFFFFFFFFu && rd(F_TARGET) == a,
+        "DEAD_TARGET delivered with beh -1");
+  wr(COMMIT, 0);
+  // WATCHDOG: the unit aborts, holds until acknowledged, then delivers
+  wr(CTRL, 0); wr(WATCHDOG, 40);
+  uint32_t b = spawn(3); inject(b, 1, m3); wr(CTRL, 1);
+  CHECK(rd(SELF) == b, "event");
+  for (int i = 0; i < 60; i++) tick();
+  CHECK(dut->wd_irq_o, "watchdog interrupt raised");
+  wr(WATCHDOG, 0);                                  // acknowledge (and switch it off)
+  CHECK(!dut->wd_irq_o, "acknowledged");
+  CHECK(rd(SELF) == h && rd(F_CAUSE) == 15 && rd(F_TARGET) == b, "WATCHDOG delivered");
+  wr(COMMIT, 0);
+  CHECK(rd(ABORTS) == 6 && rd(COMMITS) == 4, "counters: %u aborts, %u commits", rd(ABORTS), rd(COMMITS));
+  if (!errors) printf("PASS fault delivery (directed)\n");
+}
+
 // ------------------------------------------------------------------ main
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
@@ -375,6 +446,8 @@ int main(int argc, char **argv) {
   dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
 
   // --- reset state
+  CHECK(rd(FAULT_HANDLER) == 0x00010000, "the console handles faults from reset");
+  wr(FAULT_HANDLER, 0);   // the model below has no fault deliveries (see fault_delivery())
   CHECK(rd(LIVE) == 1, "console live");
   CHECK(rd(SELF) == 0, "no event at reset");
   CHECK((rd(STATUS) & 7) == 2, "STATUS at reset: queue empty, not running");
@@ -521,6 +594,8 @@ int main(int argc, char **argv) {
   check_counters();
   check_trace("end");
   finish();
+  fault_delivery();
+  if (errors) { printf("FAIL tb_am_actor_unit (%d errors)\n", errors); exit(1); }
   printf("PASS tb_am_actor_unit (%d transactions, %u dispatches, %u commits, %u aborts, %zu trace records, "
          "%d pauses, hwm %d, live %d)\n", ntx, M.seq, M.commits, M.aborts, got.size(), pauses, M.hwm, M.live);
   printf("  outcomes: commit %u", M.hist[0]);
