@@ -43,6 +43,9 @@ help:
 	@echo "  make bench       benchmarks: host runtime vs Erlang vs CAF (installs them), report in build/bench/"
 	@echo "  make bench-quick the benchmark pipeline with tiny parameters"
 	@echo "  make bench-hw    cycles per dispatch of every workload on the simulated SoC (build/bench/hw.md)"
+	@echo "  make ice40 BOARD=icebreaker|hx8k, make ecp5 BOARD=ulx3s   bitstream + size/Fmax report"
+	@echo "  make ice40-fw / ecp5-fw BOARD=...   swap a new firmware into an existing bitstream"
+	@echo "  make prog BOARD=...   program the board; make postsynth; make fpga-test (in make test)"
 	@echo "  make deps        install missing dependencies (Debian packages, pinned .venv)"
 	@echo "  make clean       remove build/"
 
@@ -80,6 +83,7 @@ host-test: deps $(HOST_TESTS) $(BUILD)/host/am-run
 include tests/rtl/rtl.mk
 include firmware/fw.mk
 include sim/sim.mk
+include fpga.mk
 include bench/bench.mk
 
 # ---- the two commands -----------------------------------------------------------
@@ -94,6 +98,7 @@ test: deps
 	@$(MAKE) --no-print-directory rtl-test lint sim-lint 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory sim-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory fuzz-ci 2>&1 | tee -a $(BUILD)/test.log
+	@$(MAKE) --no-print-directory fpga-test 2>&1 | tee -a $(BUILD)/test.log
 	@scripts/run-suites.sh --total $(BUILD)/test.log
 
 clean:

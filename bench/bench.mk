@@ -38,7 +38,7 @@ BENCH_HDR      := $(sort include/am.h $(wildcard host/*.h) $(wildcard lib/*.h) l
                   $(wildcard demos/*.h) $(wildcard demos/*.def) $(wildcard tests/programs/*.h) \
                   $(wildcard tests/programs/*.def) $(HOST_HDR) bench/bench.h bench/behaviors.def)
 BENCH_CFLAGS   := $(or $(CFLAGS_COMMON),-std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost) \
-                  -O2 -DNDEBUG -Ibench
+                  -O2 -flto -DNDEBUG -Ibench
 BENCH_CXXFLAGS := -std=c++17 -O2 -DNDEBUG -Wall
 
 .PHONY: bench bench-quick bench-deps bench-build bench-doc bench-hw

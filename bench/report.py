@@ -76,7 +76,7 @@ def main():
     w(f"* machine: {meta.get('cpu', '?')}, {meta.get('nproc', '?')} cores (nproc), "
       f"{meta.get('kernel', '?')}; load average before {meta.get('load_before', '?')}, "
       f"after {meta.get('load_after', '?')}")
-    w(f"* ours: host reference runtime (`host/am_rt.c`), one thread, {meta.get('cc', '?')} -O2 -DNDEBUG")
+    w(f"* ours: host reference runtime (`host/am_rt.c`), one thread, {meta.get('cc', '?')} -O2 -flto -DNDEBUG")
     w(f"* Erlang: {meta.get('erlang', '?')} (one scheduler)")
     w(f"* CAF: {meta.get('caf', '?')} (one worker thread)")
     w(f"* runs: {meta.get('runs', '?')} per workload and system; ns per unit = time of a run / "

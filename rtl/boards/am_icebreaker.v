@@ -1,0 +1,72 @@
+// am_icebreaker — actormachine on the iCEBreaker (iCE40 UP5K-SG48).
+//
+// Owns: the PLL (12 MHz oscillator -> CLK_HZ), the reset, the board pins.
+// The SoC (rtl/am_soc.v) runs one demo: SYS.BOOT_BEH = BOOT_BEH (fpga.mk
+// computes the id of the chosen demo from lib/behaviors.def). The console
+// (UART, 115200 8N1) goes to the FTDI's second channel (/dev/ttyUSB1).
+// RAM: rtl/boards/am_ram_up5k.v (firmware image in block RAM, the rest of
+// the 64 KiB in SPRAM). docs/fpga.md has the pinout and the numbers.
+//
+// Pins: CLK 35, RX 6 (from the FTDI), TX 9 (to the FTDI), BTN_N 10 (user
+// button = reset), LEDR_N 11 (halted with an error code, or the CPU trapped),
+// LEDG_N 37 (halted OK: the demo finished).
+`default_nettype none
+
+module am_icebreaker #(
+  parameter integer CLK_HZ      = 24000000,   // PLL output (what PLL_* give)
+  parameter integer BAUD        = 115200,
+  parameter [31:0]  BOOT_BEH    = 32'd0,
+  parameter [31:0]  BOOT_ARG    = 32'd0,      // 0: the boot message is empty
+  parameter         FIRMWARE    = "",
+  parameter integer TABLE_SLOTS = 64,
+  parameter integer QAW         = 6,
+  parameter [0:0]   ENABLE_MUL  = 0,
+  parameter [0:0]   ENABLE_DIV  = 0,
+  parameter [31:0]  MASKED_IRQ  = 32'hffff_ffe1,
+  parameter [3:0]   PLL_DIVR    = 4'd0,       // icepll -i 12 -o 24
+  parameter [6:0]   PLL_DIVF    = 7'd63,
+  parameter [2:0]   PLL_DIVQ    = 3'd5,
+  parameter [2:0]   PLL_FILTER  = 3'd1
+) (
+  input  wire CLK,
+  input  wire RX,
+  output wire TX,
+  input  wire BTN_N,
+  output wire LEDR_N,
+  output wire LEDG_N
+);
+  wire clk, lock;
+  SB_PLL40_PAD #(
+    .FEEDBACK_PATH("SIMPLE"), .DIVR(PLL_DIVR), .DIVF(PLL_DIVF), .DIVQ(PLL_DIVQ),
+    .FILTER_RANGE(PLL_FILTER)
+  ) pll (
+    .PACKAGEPIN(CLK), .PLLOUTGLOBAL(clk), .PLLOUTCORE(), .LOCK(lock),
+    .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
+    .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0), .SDO());
+
+  wire rst_n;
+  am_board_reset rst (.clk_i(clk), .lock_i(lock), .btn_ni(BTN_N), .rst_no(rst_n));
+
+  wire        halt, cpu_trap, uart_tx;
+  wire [31:0] halt_code;
+  am_soc #(
+    .RAM_WORDS(16384), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
+    .QAW(QAW), .TRACE(0), .MASKED_IRQ(MASKED_IRQ)
+  ) soc (
+    .clk_i(clk), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG),
+    .uart_tx_o(uart_tx), .uart_rx_i(RX), .halt_o(halt), .cpu_trap_o(cpu_trap),
+    .halt_code_o(halt_code),
+    .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
+    .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
+    .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(),
+    .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o());
+
+  assign LEDG_N = !(halt && halt_code == 32'd0);
+  assign LEDR_N = !((halt && halt_code != 32'd0) || cpu_trap);
+  // The UART's flip-flops power up 0: hold the line idle (high) until the SoC
+  // leaves reset, so the terminal never sees a false start bit.
+  assign TX = rst_n ? uart_tx : 1'b1;
+endmodule
+
+`default_nettype wire

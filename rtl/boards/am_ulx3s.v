@@ -1,0 +1,79 @@
+// am_ulx3s — actormachine on the ULX3S (ECP5 LFE5U-12F/25F/45F/85F, CABGA381).
+//
+// Owns: the PLL (25 MHz oscillator -> CLK_HZ), the reset, the pins. The SoC
+// runs at the simulation's defaults (64 KiB RAM with the full firmware, the
+// actor unit's default size, RV32IM) and one demo: SYS.BOOT_BEH = BOOT_BEH.
+// Console: UART 115200 8N1 through the FT231X (/dev/ttyUSB0). RAM:
+// rtl/am_ram.v (block RAM). docs/fpga.md has the pinout and the numbers.
+//
+// Pins: clk_25mhz G2, ftdi_txd M1 (from the FTDI), ftdi_rxd L4 (to the FTDI),
+// btn[0] D6 (PWR button, active low: reset), led[7:0] H3 E1 E2 D1 D2 C1 C2 B2
+// (led[0] halted OK, led[1] halted with an error code, led[2] CPU trap,
+// led[7] out of reset), wifi_gpio0 L2 held high (keeps the ESP32 from
+// resetting the board).
+`default_nettype none
+
+module am_ulx3s #(
+  parameter integer CLK_HZ      = 50000000,   // PLL output (what PLL_* give)
+  parameter integer BAUD        = 115200,
+  parameter integer RAM_WORDS   = 16384,
+  parameter [31:0]  BOOT_BEH    = 32'd0,
+  parameter [31:0]  BOOT_ARG    = 32'd0,
+  parameter         FIRMWARE    = "",
+  parameter integer TABLE_SLOTS = 128,
+  parameter integer QAW         = 6,
+  parameter [0:0]   ENABLE_MUL  = 1,
+  parameter [0:0]   ENABLE_DIV  = 1,
+  parameter [31:0]  MASKED_IRQ  = 32'hffff_ffe1,
+  // EHXPLLL: f = 25 MHz * CLKFB_DIV / CLKI_DIV, VCO = f * CLKOP_DIV in 400..800 MHz
+  parameter integer PLL_CLKI_DIV  = 1,
+  parameter integer PLL_CLKFB_DIV = 2,
+  parameter integer PLL_CLKOP_DIV = 12
+) (
+  input  wire       clk_25mhz,
+  input  wire       ftdi_txd,
+  output wire       ftdi_rxd,
+  input  wire [0:0] btn,
+  output wire [7:0] led,
+  output wire       wifi_gpio0
+);
+  wire clk, lock;
+  (* ICP_CURRENT="12" *) (* LPF_RESISTOR="8" *) (* MFG_ENABLE_FILTEROPAMP="1" *) (* MFG_GMCREF_SEL="2" *)
+  EHXPLLL #(
+    .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"),
+    .DPHASE_SOURCE("DISABLED"), .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"),
+    .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
+    .CLKI_DIV(PLL_CLKI_DIV), .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(PLL_CLKOP_DIV),
+    .CLKOP_CPHASE(PLL_CLKOP_DIV / 2 - 1), .CLKOP_FPHASE(0), .FEEDBK_PATH("CLKOP"),
+    .CLKFB_DIV(PLL_CLKFB_DIV)
+  ) pll (
+    .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKOP(clk), .CLKFB(clk), .CLKINTFB(),
+    .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1),
+    .PHASELOADREG(1'b1), .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0), .LOCK(lock));
+
+  wire rst_n;
+  am_board_reset rst (.clk_i(clk), .lock_i(lock), .btn_ni(btn[0]), .rst_no(rst_n));
+
+  wire        halt, cpu_trap, uart_tx;
+  wire [31:0] halt_code;
+  am_soc #(
+    .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
+    .QAW(QAW), .TRACE(0), .MASKED_IRQ(MASKED_IRQ)
+  ) soc (
+    .clk_i(clk), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG),
+    .uart_tx_o(uart_tx), .uart_rx_i(ftdi_txd), .halt_o(halt), .cpu_trap_o(cpu_trap),
+    .halt_code_o(halt_code),
+    .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
+    .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
+    .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(),
+    .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o());
+
+  assign led = {rst_n, 4'd0, cpu_trap, halt && halt_code != 32'd0, halt && halt_code == 32'd0};
+  assign wifi_gpio0 = 1'b1;
+  // The UART's flip-flops power up 0: hold the line idle (high) until the SoC
+  // leaves reset, so the terminal never sees a false start bit.
+  assign ftdi_rxd = rst_n ? uart_tx : 1'b1;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""fpga_report.py — the report of one FPGA build (fpga.mk), and its verdict.
+
+Reads DIR/synth.stat (yosys `stat`), DIR/pnr.json (nextpnr --report: utilization,
+fmax, critical paths), DIR/synth.secs and DIR/pnr.secs; writes DIR/report.md and
+prints a short summary. Exit status 1 when the achieved Fmax is below the board
+clock (timing not met) or a resource is over-used; the issue's goals (LC share,
+MHz) are reported as met / NOT met but do not fail the build.
+"""
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--board", required=True)
+ap.add_argument("--family", required=True, choices=["ice40", "ecp5"])
+ap.add_argument("--dir", required=True)
+ap.add_argument("--clock-mhz", type=float, required=True)
+ap.add_argument("--goal-mhz", type=float, required=True)
+ap.add_argument("--goal-lc", type=float, required=True)
+ap.add_argument("--seed", required=True)
+ap.add_argument("--demo", required=True)
+ap.add_argument("--soc", default="")
+ap.add_argument("--command", required=True)
+a = ap.parse_args()
+d = Path(a.dir)
+
+rep = json.loads((d / "pnr.json").read_text())
+util = {k: v for k, v in rep["utilization"].items() if v["used"] or k in (
+    "ICESTORM_RAM", "ICESTORM_SPRAM", "ICESTORM_DSP", "DP16KD", "MULT18X18D")}
+stat = {}
+for line in (d / "synth.stat").read_text().splitlines():
+    m = re.match(r"\s+(\S+)\s+(\d+)$", line)
+    if m:
+        stat[m.group(1)] = stat.get(m.group(1), 0) + int(m.group(2))
+
+def secs(name):
+    p = d / name
+    return int(p.read_text()) if p.exists() else None
+
+if a.family == "ice40":
+    logic_key, logic_name = "ICESTORM_LC", "logic cells (LC)"
+    luts = stat.get("SB_LUT4", 0)
+    ffs = sum(v for k, v in stat.items() if k.startswith("SB_DFF"))
+    carry = stat.get("SB_CARRY", 0)
+    mems = [("ICESTORM_RAM", "BRAM (4 Kbit)"), ("ICESTORM_SPRAM", "SPRAM (256 Kbit)"),
+            ("ICESTORM_DSP", "DSP (SB_MAC16)")]
+else:
+    logic_key, logic_name = "TRELLIS_COMB", "LUT4 sites (TRELLIS_COMB)"
+    luts = stat.get("LUT4", 0)
+    ffs = stat.get("TRELLIS_FF", 0)
+    carry = stat.get("CCU2C", 0)
+    mems = [("DP16KD", "BRAM (DP16KD, 18 Kbit)"), ("MULT18X18D", "DSP (MULT18X18D)")]
+
+fmax = min((v["achieved"] for v in rep["fmax"].values()), default=0.0)
+timing_ok = fmax >= a.clock_mhz
+over = [k for k, v in util.items() if v["used"] > v["available"]]
+lc = util.get(logic_key, {"used": 0, "available": 1})
+lc_pct = 100.0 * lc["used"] / lc["available"]
+goal_lc_ok = lc_pct <= a.goal_lc
+goal_mhz_ok = fmax >= a.goal_mhz
+
+# the worst path: its source and sink cells and the modules it crosses
+crit = ""
+paths = rep.get("critical_paths", [])
+if paths:
+    worst = paths[0]
+    steps = worst.get("path", [])
+    cells = []
+    for s in steps:
+        ends = [s.get("to", {}), s.get("from", {})] if s.get("type") == "clk-to-q" \
+            else [s.get("from", {}), s.get("to", {})]
+        for e in ends:
+            c = e.get("cell", "")
+            if c and (not cells or cells[-1] != c):
+                cells.append(c)
+    mods = []
+    for c in cells:
+        parts = c.split(".")
+        m = ".".join(parts[:3]) if len(parts) > 3 else ".".join(parts[:-1])
+        if m and (not mods or mods[-1] != m):
+            mods.append(m)
+    delay = sum(s.get("delay", 0.0) for s in steps)
+    logic = sum(s.get("delay", 0.0) for s in steps if s.get("type") != "routing")
+    crit = (f"{delay:.1f} ns ({logic:.1f} ns logic, {delay - logic:.1f} ns routing), "
+            f"{sum(1 for s in steps if s.get('type') == 'logic')} logic levels: "
+            f"`{cells[0] if cells else '?'}` -> `{cells[-1] if cells else '?'}`; "
+            f"through {' -> '.join(mods[:12])}")
+
+rows = [(logic_name, lc["used"], lc["available"])]
+for k, name in mems:
+    if k in util:
+        rows.append((name, util[k]["used"], util[k]["available"]))
+for k in ("ICESTORM_PLL", "EHXPLLL", "SB_IO", "TRELLIS_IO"):
+    if k in util:
+        rows.append((k, util[k]["used"], util[k]["available"]))
+
+out = [f"# FPGA build: {a.board}", "",
+       f"Command: `{a.command}` (nextpnr seed {a.seed}); demo `{a.demo}`; "
+       f"SoC parameters: {a.soc or 'the simulation defaults'}.", "",
+       "| resource | used | available | % |", "|---|---|---|---|"]
+for name, u, av in rows:
+    out.append(f"| {name} | {u:,} | {av:,} | {100.0 * u / av:.0f}% |")
+out += ["", f"Synthesis (yosys `stat`): {luts:,} LUT4, {ffs:,} flip-flops, {carry:,} carry cells.", "",
+        f"| clock | MHz |", "|---|---|",
+        f"| board clock (constraint) | {a.clock_mhz:g} |",
+        f"| achieved Fmax | {fmax:.2f} |",
+        f"| goal (issue #5) | {a.goal_mhz:g} |", "",
+        f"Timing at the board clock: **{'met' if timing_ok else 'NOT MET'}**. "
+        f"Goals: logic <= {a.goal_lc:g}%: {'met' if goal_lc_ok else 'NOT met'} ({lc_pct:.0f}%); "
+        f">= {a.goal_mhz:g} MHz: {'met' if goal_mhz_ok else 'NOT met'} ({fmax:.1f} MHz).", ""]
+if crit:
+    out += [f"Critical path: {crit}.", ""]
+t1, t2 = secs("synth.secs"), secs("pnr.secs")
+if t1 is not None and t2 is not None:
+    out += [f"Build time: synthesis {t1} s, place and route {t2} s.", ""]
+(d / "report.md").write_text("\n".join(out))
+
+print(f"fpga {a.board}: {lc['used']}/{lc['available']} {logic_key} ({lc_pct:.0f}%), "
+      + ", ".join(f"{k} {util[k]['used']}/{util[k]['available']}" for k, _ in mems if k in util)
+      + f"; Fmax {fmax:.2f} MHz at a {a.clock_mhz:g} MHz clock: timing {'met' if timing_ok else 'NOT MET'}"
+      + f" (goals: <= {a.goal_lc:g}% {'ok' if goal_lc_ok else 'NOT met'}, >= {a.goal_mhz:g} MHz "
+      + f"{'ok' if goal_mhz_ok else 'NOT met'}); report {d / 'report.md'}")
+if over:
+    print(f"fpga {a.board}: FAIL over-used: {', '.join(over)}")
+if not timing_ok:
+    print(f"fpga {a.board}: FAIL timing: {fmax:.2f} MHz < {a.clock_mhz:g} MHz")
+sys.exit(0 if timing_ok and not over else 1)

@@ -1,0 +1,93 @@
+// tb_board — runs an iCEBreaker build (rtl/boards/am_icebreaker.v) as the
+// board would: a 12 MHz oscillator on CLK, nothing on RX, a UART receiver on
+// TX. Used twice by `make postsynth` with the same firmware: on the RTL and
+// on the yosys netlist (synth_ice40 + write_verilog, simulated with yosys'
+// ice40 cells_sim.v); both consoles must equal the host runtime's output.
+//
+// Writes every received byte to +out=FILE; stops when a halt LED lights
+// (green: halted OK, red: error code or CPU trap) and the UART has been idle
+// for two characters' time, or fails after +max_cycles=N.
+// Parameters: UART_DIV (cycles per bit, as the board computes it); with
+// POSTSYNTH defined the DUT is the netlist (no parameters), else the RTL top
+// with the board's parameters passed through (see fpga.mk).
+`timescale 1ns/1ps
+`default_nettype none
+
+module tb_board;
+  parameter integer UART_DIV    = 104;
+`ifndef POSTSYNTH
+  parameter integer CLK_HZ      = 12000000;
+  parameter [31:0]  BOOT_BEH    = 0;
+  parameter         FIRMWARE    = "";
+  parameter integer TABLE_SLOTS = 32;
+  parameter integer QAW         = 5;
+  parameter [0:0]   ENABLE_MUL  = 0;
+  parameter [0:0]   ENABLE_DIV  = 0;
+`endif
+
+  reg  clk = 1'b0;
+  wire tx, ledr_n, ledg_n;
+  always #10 clk = !clk;   // the period is irrelevant: the PLL model passes it through
+
+`ifdef POSTSYNTH
+  am_icebreaker dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
+`else
+  am_icebreaker #(
+    .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), .TABLE_SLOTS(TABLE_SLOTS),
+    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV)
+  ) dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
+`endif
+
+  integer fd, cycles = 0, idle = 0, nbytes = 0, max_cycles;
+  reg [255*8:0] out;
+  // UART receiver: 8N1, sampled mid-bit, counting clock cycles.
+  integer rx_cnt = 0, rx_bit = 0;
+  reg     rx_busy = 1'b0;
+  reg [7:0] rx_byte = 8'd0;
+
+  initial begin
+    if (!$value$plusargs("out=%s", out)) out = "tb_board.out";
+    if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 5000000;
+    fd = $fopen(out, "w");
+  end
+
+  always @(posedge clk) begin
+    cycles <= cycles + 1;
+    if (!rx_busy) begin
+      idle <= idle + 1;
+      if (tx === 1'b0) begin        // start bit
+        rx_busy <= 1'b1;
+        rx_cnt  <= UART_DIV + UART_DIV / 2 - 1;
+        rx_bit  <= 0;
+      end
+    end else begin
+      idle <= 0;
+      if (rx_cnt != 0) rx_cnt <= rx_cnt - 1;
+      else if (rx_bit < 8) begin
+        rx_byte <= {tx, rx_byte[7:1]};
+        rx_bit  <= rx_bit + 1;
+        rx_cnt  <= UART_DIV - 1;
+      end else begin                // stop bit
+        if (tx !== 1'b1) begin
+          $display("tb_board: FAIL framing error after %0d bytes", nbytes); $finish;
+        end
+        $fwrite(fd, "%c", rx_byte);
+        nbytes  <= nbytes + 1;
+        rx_busy <= 1'b0;
+      end
+    end
+    if ((ledg_n === 1'b0 || ledr_n === 1'b0) && idle > 20 * UART_DIV) begin
+      $fclose(fd);
+      $display("tb_board: %s after %0d cycles, %0d console bytes",
+               ledg_n === 1'b0 ? "halted OK" : "halted with an ERROR (red LED)", cycles, nbytes);
+      $finish;
+    end
+    if (cycles >= max_cycles) begin
+      $fclose(fd);
+      $display("tb_board: FAIL no halt within %0d cycles (%0d console bytes)", max_cycles, nbytes);
+      $finish;
+    end
+  end
+endmodule
+
+`default_nettype wire
