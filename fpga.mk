@@ -66,7 +66,7 @@ hx8k_FAMILY           := ice40
 hx8k_TOP              := am_hx8k
 hx8k_DEV              := --hx8k --package ct256
 hx8k_PINS             := constraints/hx8k.pcf
-hx8k_MHZ              ?= 45
+hx8k_MHZ              ?= 40
 hx8k_GOAL_MHZ         := 50
 hx8k_GOAL_LC          := 100
 hx8k_SOC              := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=1 ENABLE_DIV=1 RAM_WORDS=2048
@@ -125,6 +125,7 @@ fpga_mhz = $$(sed -n 1p $(FPGA_BUILD)/$(1)/clock)
 $(FPGA_BUILD)/%/boot.id: FORCE
 	@mkdir -p $(dir $@)
 	@tests/fpga/demo_id.sh $(FPGA_DEMO) > $@.tmp && { cmp -s $@.tmp $@ || mv $@.tmp $@; }; rm -f $@.tmp
+.PHONY: FORCE
 FORCE:
 .SECONDARY:
 
