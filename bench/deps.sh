@@ -8,6 +8,8 @@
 # Debian packages come from apt-get (through sudo when not root). A second
 # run finds everything in place and installs nothing.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/apt.sh
 
 APT_PACKAGES=(
   gcc g++ make                 # our runtime and the CAF comparator
@@ -19,12 +21,7 @@ APT_PACKAGES=(
 check_only=0
 [ "${1:-}" = "--check" ] && check_only=1
 
-missing=()
-for p in "${APT_PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
+mapfile -t missing < <(apt_missing "${APT_PACKAGES[@]}")
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "bench-deps: everything is installed (${APT_PACKAGES[*]}); nothing to do"
@@ -35,17 +32,5 @@ if [ $check_only -eq 1 ]; then
   exit 1
 fi
 
-echo "bench-deps: installing Debian packages: ${missing[*]}"
-if [ "$(id -u)" -eq 0 ]; then
-  SUDO=()
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-  SUDO=(sudo -n)
-else
-  echo "bench-deps: error: installing ${missing[*]} needs root or passwordless sudo" >&2
-  echo "bench-deps: install them yourself with: sudo apt-get install ${missing[*]}" >&2
-  exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${SUDO[@]}" apt-get update -qq
-"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+apt_install bench-deps "${missing[@]}"
 echo "bench-deps: done"

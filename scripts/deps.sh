@@ -25,12 +25,8 @@ STAMP=$VENV/.requirements.installed
 check_only=0
 [ "${1:-}" = "--check" ] && check_only=1
 
-missing_apt=()
-for p in "${APT_PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing_apt+=("$p")
-  fi
-done
+. scripts/apt.sh
+mapfile -t missing_apt < <(apt_missing "${APT_PACKAGES[@]}")
 
 venv_ok=0
 if [ -x "$VENV/bin/python" ] && [ -f "$STAMP" ] && cmp -s "$REQ" "$STAMP"; then
@@ -48,21 +44,7 @@ if [ $check_only -eq 1 ]; then
   exit 1
 fi
 
-if [ ${#missing_apt[@]} -gt 0 ]; then
-  echo "deps: installing Debian packages: ${missing_apt[*]}"
-  if [ "$(id -u)" -eq 0 ]; then
-    SUDO=()
-  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    SUDO=(sudo -n)
-  else
-    echo "deps: error: need root or passwordless sudo to install: ${missing_apt[*]}" >&2
-    echo "deps: install them yourself with: sudo apt-get install ${missing_apt[*]}" >&2
-    exit 1
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${SUDO[@]}" apt-get update -qq
-  "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing_apt[@]}"
-fi
+[ ${#missing_apt[@]} -eq 0 ] || apt_install deps "${missing_apt[@]}"
 
 if [ $venv_ok -eq 0 ]; then
   PY=python3
