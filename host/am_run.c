@@ -4,8 +4,10 @@
  *   am-run [options] DEMO
  *   am-run --list
  *
- * Prints the program's console output, every fault record (as it happens,
- * on stdout, so the order is deterministic) and, at the end, the counters.
+ * Prints the program's console output (which includes a line per fault while
+ * the console is the fault handler) and, at the end, the counters; with
+ * --faults also every fault record as it happens (seq, cause, whole event),
+ * on stdout so that the order is deterministic.
  * Exit status: 0 when the queue drained, 1 on a usage or runtime error,
  * 2 when the dispatch budget ran out.
  */
@@ -32,6 +34,8 @@ static void usage(FILE *f)
         "  --creates N        creates per transaction (default 4)\n"
         "  --msg-words N      words per message (default 8)\n"
         "  --state-words N    state words per actor (default 8)\n"
+        "  --faults           print every fault record (also when a program installs\n"
+        "                     its own fault handler instead of the console)\n"
         "  --quiet            no counters at the end\n");
 }
 
@@ -59,7 +63,6 @@ int main(int argc, char **argv)
 {
     am_config cfg;
     am_config_default(&cfg);
-    cfg.on_fault = on_fault;
     const char *trace_path = NULL, *name = NULL;
     uint32_t max = 1000000, arg = 0;
     int quiet = 0;
@@ -78,6 +81,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(a, "--faults")) {
+            cfg.on_fault = on_fault;
+            continue;
         } else if (!strcmp(a, "--quiet")) {
             quiet = 1;
             continue;
