@@ -87,7 +87,11 @@ typedef struct actor {
     _Alignas(16) am_word st[AM_MAX_STATE_WORDS];  /* past the written length: 0 */
     uint32_t gl;                     /* generation << 16 | live (0 = never used) */
     am_beh beh;
+    uint32_t flags;                  /* A_PINNED, A_MARK (docs/gc.md) */
 } actor;
+
+#define A_PINNED 1u                  /* a root: the console, spawned actors */
+#define A_MARK   2u                  /* reached, during a collection only */
 
 typedef struct staged_create {
     am_ref ref;
@@ -132,6 +136,13 @@ struct am_rt {
     uint32_t next;                   /* lowest never-used slot */
     uint32_t nlive;
     uint32_t snap_free_top, snap_next; /* taken by the first CREATE */
+
+    /* ---- garbage collection (docs/gc.md) ---- */
+    uint32_t gc_low, gc_period;      /* the triggers (am_config) */
+    uint32_t since_gc;               /* dispatches since the last collection */
+    uint32_t *gc_stack;              /* the mark stack */
+    uint64_t gc_runs, gc_reclaimed;
+    uint32_t gc_live_max, gc_live_last;
 
     int in_dispatch;
     int tracing;                     /* trace file or callback set */
@@ -231,6 +242,8 @@ void am_config_default(am_config *cfg)
     cfg->max_sends = 8;
     cfg->max_creates = 4;
     cfg->fault_handler = AM_CONSOLE;
+    cfg->gc_low = 0;      /* TODO(#7): max_creates and 1024 once the hardware collects */
+    cfg->gc_period = 0;
 }
 
 am_status am_rt_new(const am_config *cfg_in, am_rt **out)
@@ -243,7 +256,7 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
         cfg.msg_words > AM_MAX_MSG_WORDS || cfg.state_words < 1 ||
         cfg.state_words > AM_MAX_STATE_WORDS || cfg.max_sends < 1 ||
         cfg.max_sends > (1u << 16) || cfg.max_creates < 1 ||
-        cfg.max_creates > (1u << 16))
+        cfg.max_creates > (1u << 16) || cfg.gc_period > 0xffffu)
         return AM_E_CONFIG;
     if (!cfg.behaviors) {
         cfg.behaviors = am_std_behaviors;
@@ -271,15 +284,19 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->cap = cfg.queue_depth + cfg.max_sends;
     rt->actors = calloc(ts, sizeof *rt->actors);
     rt->free_stack = calloc(ts, sizeof *rt->free_stack);
+    rt->gc_stack = calloc(ts, sizeof *rt->gc_stack);
     rt->ring = calloc(rt->cap, sizeof *rt->ring);
     rt->creates = calloc(cfg.max_creates, sizeof *rt->creates);
-    if (!rt->actors || !rt->free_stack || !rt->ring || !rt->creates) {
+    if (!rt->actors || !rt->free_stack || !rt->gc_stack || !rt->ring || !rt->creates) {
         am_rt_free(rt);
         return AM_E_NOMEM;
     }
     /* Slot 0: the console, live from reset with generation 1. */
     rt->actors[0].gl = LIVE_KEY(AM_CONSOLE);
     rt->actors[0].beh = AM_BEH_CONSOLE;
+    rt->actors[0].flags = A_PINNED;
+    rt->gc_low = cfg.gc_low;
+    rt->gc_period = cfg.gc_period;
     rt->nlive = 1;
     rt->next = 1;
     rt->ask_next_ticket = 1;
@@ -295,6 +312,7 @@ void am_rt_free(am_rt *rt)
     if (!rt) return;
     free(rt->actors);
     free(rt->free_stack);
+    free(rt->gc_stack);
     free(rt->ring);
     free(rt->creates);
     free(rt);
@@ -339,7 +357,8 @@ INLINE void update_hwm(am_rt *rt)
 
 /* ---- host operations outside transactions ---------------------------------- */
 
-am_status am_spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, am_ref *out)
+static am_status spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, uint32_t flags,
+                       am_ref *out)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
     if (beh >= rt->nbehaviors) return AM_E_BAD_BEHAVIOR;
@@ -350,8 +369,22 @@ am_status am_spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, am_ref 
     a->beh = beh;
     put_words(a->st, st, n);
     a->gl = LIVE_KEY(ref);
+    a->flags = flags;
     rt->nlive++;
     if (out) *out = ref;
+    return AM_OK;
+}
+
+am_status am_spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, am_ref *out)
+{
+    return spawn(rt, beh, n, st, A_PINNED, out);
+}
+
+am_status am_unpin(am_rt *rt, am_ref ref)
+{
+    if (rt->in_dispatch) return AM_E_REENTRANT;
+    if (!ref_valid(rt, ref) || SLOT_OF(ref) == 0) return AM_E_BAD_REF;
+    rt->actors[SLOT_OF(ref)].flags &= ~A_PINNED;
     return AM_OK;
 }
 
@@ -487,6 +520,104 @@ void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
     put_words(rt->become_state, st, n);
 }
 
+/* ---- garbage collection (docs/gc.md) ----------------------------------------- */
+
+/* Mark the actor a word refers to, if it is a valid reference to an actor
+ * not marked yet, and push it on the mark stack. Any word may be a
+ * reference (conservative), but only a valid one, generation included,
+ * keeps an actor alive. */
+INLINE void gc_word(am_rt *rt, uint32_t *sp, am_word w)
+{
+    uint32_t slot = SLOT_OF(w);
+    if (slot < rt->table_size) {
+        actor *a = &rt->actors[slot];
+        if (a->gl == LIVE_KEY(w) && !(a->flags & A_MARK)) {
+            a->flags |= A_MARK;
+            rt->gc_stack[(*sp)++] = slot;
+        }
+    }
+}
+
+INLINE void gc_event(am_rt *rt, uint32_t *sp, const event *ev)
+{
+    gc_word(rt, sp, ev->target);
+    for (uint32_t i = 0; i < ev->len; i++) gc_word(rt, sp, ev->msg[i]);
+}
+
+/* Stop-the-world mark and sweep, between transactions, exactly as the
+ * hardware's collector (rtl/am_gc.v) does it, so that the free stack comes
+ * out in the same order:
+ *   roots: the pinned actors, the fault handler, every queued event (target
+ *   and message words below its length), a fault delivery not yet made;
+ *   trace: the state words of every marked actor;
+ *   sweep: slots next-1 down to 0; a live unmarked actor is reclaimed (live
+ *   cleared, generation kept), and every slot that is not live afterwards is
+ *   pushed on a rebuilt free stack, so the lowest free slot is reused first. */
+static NOINLINE uint32_t gc_collect(am_rt *rt)
+{
+    uint32_t sp = 0;
+    for (uint32_t s = 0; s < rt->next; s++) {
+        actor *a = &rt->actors[s];
+        if ((a->gl & 1u) && (a->flags & A_PINNED)) {
+            a->flags |= A_MARK;
+            rt->gc_stack[sp++] = s;
+        }
+    }
+    gc_word(rt, &sp, rt->handler);
+    for (uint32_t i = 0, p = rt->head; i < rt->count; i++) {
+        gc_event(rt, &sp, &rt->ring[p]);
+        p = p + 1 == rt->cap ? 0 : p + 1;
+    }
+    if (rt->redirect) gc_event(rt, &sp, &rt->redirect_ev);
+    while (sp) {
+        const actor *a = &rt->actors[rt->gc_stack[--sp]];
+        /* state words past the actor's length are 0, never a reference */
+        for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++) gc_word(rt, &sp, a->st[i]);
+    }
+    uint32_t reclaimed = 0, top = 0;
+    for (uint32_t s = rt->next; s-- > 0;) {
+        actor *a = &rt->actors[s];
+        if (a->gl & 1u) {
+            if (a->flags & A_MARK) {
+                a->flags &= ~A_MARK;
+                continue;
+            }
+            a->gl &= 0xffff0000u;          /* dead; the generation stays */
+            a->flags = 0;
+            reclaimed++;
+        }
+        rt->free_stack[top++] = s;
+    }
+    rt->free_top = top;
+    rt->nlive -= reclaimed;
+    rt->since_gc = 0;
+    rt->gc_runs++;
+    rt->gc_reclaimed += reclaimed;
+    rt->gc_live_last = rt->nlive;
+    if (rt->nlive > rt->gc_live_max) rt->gc_live_max = rt->nlive;
+    if (rt->tracing) {
+        am_trace_buf *b = &rt->tbuf;
+        am_trace_gc(b, rt->seq, reclaimed, rt->nlive, top + rt->table_size - rt->next);
+        am_trace_end(b, rt->cfg.trace);
+        if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
+    }
+    return reclaimed;
+}
+
+/* The trigger, checked before every dispatch that takes an event from the
+ * queue (never before a fault delivery). */
+INLINE int gc_due(const am_rt *rt)
+{
+    uint32_t free_slots = rt->free_top + (rt->table_size - rt->next);
+    return free_slots < rt->gc_low || (rt->gc_period && rt->since_gc >= rt->gc_period);
+}
+
+uint32_t am_gc(am_rt *rt)
+{
+    if (rt->in_dispatch) return 0;
+    return gc_collect(rt);
+}
+
 /* ---- dispatch, commit, abort ------------------------------------------------ */
 
 static NOINLINE void trace_txn(am_rt *rt, int committed)
@@ -575,6 +706,7 @@ INLINE void commit_effects(am_rt *rt)
             actor *a = &rt->actors[SLOT_OF(c->ref)];
             a->gl = LIVE_KEY(c->ref);
             a->beh = c->beh;
+            a->flags = 0;
             memcpy(a->st, c->state, sizeof a->st);
         }
         rt->nlive += nc;
@@ -622,6 +754,7 @@ INLINE void dispatch(am_rt *rt)
     }
     rt->cur = ev;
     rt->seq++;
+    rt->since_gc++;
     rt->ncreates = 0;
     rt->nsends = 0;
     rt->has_become = 0;
@@ -658,7 +791,10 @@ INLINE void dispatch(am_rt *rt)
  * by longjmp. */
 static NOINLINE void drain(am_rt *rt)
 {
-    while ((rt->count != 0 || rt->redirect) && rt->seq != rt->end_seq) dispatch(rt);
+    while ((rt->count != 0 || rt->redirect) && rt->seq != rt->end_seq) {
+        if (UNLIKELY(gc_due(rt)) && !rt->redirect) gc_collect(rt);
+        dispatch(rt);
+    }
 }
 
 /* drain() under the abort jump: a staging fault (txn_fault) unwinds the
@@ -717,7 +853,8 @@ am_status am_ask(am_rt *rt, am_ref target, uint32_t n, const am_word *req,
     if (rt->ask_next_ticket == 0) rt->ask_next_ticket = 1;
     am_word st[1] = { ticket };
     am_ref cust;
-    am_status s = am_spawn(rt, AM_BEH_ASK, 1, st, &cust);
+    /* not pinned: the request keeps it alive, then whoever holds it */
+    am_status s = spawn(rt, AM_BEH_ASK, 1, st, 0, &cust);
     if (s != AM_OK) return s;
     am_word msg[AM_MAX_MSG_WORDS];
     msg[0] = cust;
@@ -792,6 +929,11 @@ void am_get_counters(const am_rt *rt, am_counters *out)
     out->queue_high_water = rt->hwm;
     out->live = rt->nlive;
     out->seq = rt->seq;
+    out->free = rt->free_top + (rt->table_size - rt->next);
+    out->gc_runs = rt->gc_runs;
+    out->gc_reclaimed = rt->gc_reclaimed;
+    out->gc_live_max = rt->gc_live_max;
+    out->gc_live_last = rt->gc_live_last;
 }
 
 const am_fault_record *am_last_fault(const am_rt *rt)

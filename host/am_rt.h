@@ -72,6 +72,13 @@ typedef struct am_config {
     am_ref fault_handler;  /* where aborted events are delivered (default
                               AM_CONSOLE, as the hardware from reset; AM_NIL:
                               nowhere, records only) */
+    /* Garbage collection (docs/gc.md): before a dispatch, collect when fewer
+     * than gc_low slots are free, or when gc_period dispatches have run since
+     * the last collection. 0 turns that trigger off (both 0: no automatic
+     * collection). Defaults: gc_low = max_creates (4), gc_period = 1024, the
+     * hardware's reset values. gc_period <= 65535. */
+    uint32_t gc_low;
+    uint32_t gc_period;
     /* The behavior table (NULL: am_std_behaviors). Entries 0..2 must be the
      * built-ins; am_std_behaviors starts with them. */
     const am_behavior_desc *behaviors;
@@ -102,8 +109,16 @@ am_beh am_behavior_by_name(const am_behavior_desc *tab, uint32_t n, const char *
 am_status am_rt_new(const am_config *cfg, am_rt **out);
 void      am_rt_free(am_rt *rt);
 
-/* Outside transactions: make an actor live at once / append one event. */
+/* Outside transactions: make an actor live at once / append one event.
+ * A spawned actor is a garbage-collection root (pinned) until am_unpin. */
 am_status am_spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *state, am_ref *out);
+/* Make a spawned actor collectable: from now on it lives only while it is
+ * reachable (docs/gc.md). AM_E_BAD_REF if ref is not a live actor. The
+ * console stays pinned (AM_E_BAD_REF for it too). */
+am_status am_unpin(am_rt *rt, am_ref ref);
+/* Collect now (outside transactions; the automatic trigger is am_config's
+ * gc_low / gc_period). Returns the number of actors reclaimed. */
+uint32_t am_gc(am_rt *rt);
 am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg);
 
 /* Dispatch the next event (one transaction). AM_E_EMPTY if none queued. */
@@ -124,6 +139,11 @@ typedef struct am_counters {
     uint32_t queue_len, queue_high_water;
     uint32_t live;          /* live actors, console included */
     uint64_t seq;           /* last sequence number used */
+    uint32_t free;          /* free slots (free stack + never used) */
+    uint64_t gc_runs;       /* collections */
+    uint64_t gc_reclaimed;  /* actors reclaimed, in total */
+    uint32_t gc_live_max;   /* most live actors right after a collection */
+    uint32_t gc_live_last;  /* live actors right after the last collection */
 } am_counters;
 void am_get_counters(const am_rt *rt, am_counters *out);
 

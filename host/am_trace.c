@@ -42,15 +42,20 @@ static void put_words(am_trace_buf *b, uint32_t n, const am_word *w)
     put_c(b, ']');
 }
 
-void am_trace_begin(am_trace_buf *b, uint64_t seq, int committed, am_ref target,
-                    am_beh beh, uint32_t len, const am_word *msg)
+static void put_seq(am_trace_buf *b, uint64_t seq)
 {
-    b->n = 0;
     char tmp[20];
     int n = 0;
     do { tmp[n++] = (char)('0' + seq % 10); seq /= 10; } while (seq);
     for (int i = n; i < 6; i++) put_c(b, '0');
     while (n) put_c(b, tmp[--n]);
+}
+
+void am_trace_begin(am_trace_buf *b, uint64_t seq, int committed, am_ref target,
+                    am_beh beh, uint32_t len, const am_word *msg)
+{
+    b->n = 0;
+    put_seq(b, seq);
     put_s(b, committed ? " C " : " A ");
     put_hex(b, target);
     put_c(b, ' ');
@@ -97,6 +102,18 @@ void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code)
     put_s(b, am_fault_name(cause));
     put_c(b, ' ');
     put_hex(b, code);
+}
+
+void am_trace_gc(am_trace_buf *b, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots)
+{
+    b->n = 0;
+    put_seq(b, seq);
+    put_s(b, " G gc reclaimed ");
+    put_dec(b, reclaimed);
+    put_s(b, " live ");
+    put_dec(b, live);
+    put_s(b, " free ");
+    put_dec(b, free_slots);
 }
 
 void am_trace_end(am_trace_buf *b, FILE *f)

@@ -30,6 +30,9 @@ void am_trace_send(am_trace_buf *b, am_ref target, uint32_t n, const am_word *ms
 void am_trace_become(am_trace_buf *b, am_beh beh, uint32_t n, const am_word *st);
 void am_trace_handler(am_trace_buf *b, am_ref handler);
 void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code);
+/* A garbage collection, between transaction seq and seq + 1: the whole line
+ * "SEQ G gc reclaimed R live L free F" (not terminated: call am_trace_end). */
+void am_trace_gc(am_trace_buf *b, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots);
 /* Terminate the line; write it to f when f is not NULL. */
 void am_trace_end(am_trace_buf *b, FILE *f);
 

@@ -9,6 +9,9 @@
  *
  * PROG_FAULTS: [step] script; FAULTS_VICTIM: [op]; FAULTS_FLOOD: [depth];
  * FAULTS_FILL: [] creates 4 sinks and sends itself [] until the table is full.
+ * Every sink stays reachable (a chain from the FILL actor's state: each sink
+ * holds the previous one), so the collector cannot help: the table fills
+ * with live actors and CREATE aborts with TABLE_FULL (docs/gc.md).
  */
 #include "am.h"
 #include "behaviors.h"
@@ -67,7 +70,9 @@ void prog_faults_flood(am_ctx *ctx)
 
 void prog_faults_fill(am_ctx *ctx)
 {
-    for (uint32_t i = 0; i < 4; i++) AM_CREATE(ctx, AM_BEH_SINK, i);
+    am_ref chain = am_state(ctx, 0);
+    for (uint32_t i = 0; i < 4; i++) chain = AM_CREATE(ctx, AM_BEH_SINK, chain);
+    AM_BECOME(ctx, AMB_PROG_FAULTS_FILL, chain);
     am_send(ctx, am_self(ctx), 0, 0);
 }
 
