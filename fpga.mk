@@ -54,7 +54,7 @@ icebreaker_PINS       := constraints/icebreaker.pcf
 icebreaker_MHZ        ?= 16.5
 icebreaker_GOAL_MHZ   := 24
 icebreaker_GOAL_LC    := 60
-icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0
+icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0
 icebreaker_ARCH       := rv32i
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 1792
@@ -69,7 +69,7 @@ hx8k_PINS             := constraints/hx8k.pcf
 hx8k_MHZ              ?= 40
 hx8k_GOAL_MHZ         := 50
 hx8k_GOAL_LC          := 100
-hx8k_SOC              := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=1 ENABLE_DIV=1 RAM_WORDS=2048
+hx8k_SOC              := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=1 ENABLE_DIV=1 RAM_WORDS=2048 STATS=0
 hx8k_ARCH             := rv32im
 hx8k_RAM_WORDS        := 2048
 hx8k_BRAM_WORDS       := 2048

@@ -15,7 +15,12 @@
 # cleanly, aborts a transaction, prints WRONG or no "ok" line — after writing
 # the report of everything else.
 #
-# Environment: BENCH_DIR (default build/bench) receives hw.tsv, hw.log,
+# Then the garbage-collection workloads (tests/programs/prog_gc.c:
+# gc-serializer, gc-cycles, gc-storm, at their default sizes): the collector's
+# cycles from the unit's GC counters, its share of the run, the longest
+# pause and the most live actors after a collection (gc.tsv; docs/gc.md).
+#
+# Environment: BENCH_DIR (default build/bench) receives hw.tsv, gc.tsv, hw.log,
 # hw-meta.txt and hw.md; FPGA_DIR (default build/fpga) is searched for the
 # boards' measured Fmax (FPGA_DIR/BOARD/report.*; bench/hw_report.py).
 set -uo pipefail
@@ -89,6 +94,37 @@ for p in $progs; do
     "$(num commits "$sum")" "$aborts" "$(num queue-high-water "$sum")" "$(num live "$sum")" \
     "$pd" "$pb" "$ps" "$pc" "${secs:-0}" "${result:-ok}" >> "$TSV"
   awk -v c="$cyc" -v d="$disp" -v s="$secs" 'BEGIN { printf "%6d dispatches, %8d cycles, %6.1f cycles/dispatch (%.1f s to simulate)\n", d, c, c / d, s }'
+done
+
+# ---- garbage collection: what the collector costs on workloads that need it
+GC_TSV=$BENCH_DIR/gc.tsv
+printf 'program\targ\tcycles\tdispatches\tunits\tgc_runs\tgc_reclaimed\tgc_cycles\tgc_max_pause\tgc_live_max\tresult\n' > "$GC_TSV"
+gnum() {  # KEY TEXT -> the number after KEY= on the gc: line
+  sed -nE "s/.*[ ;]$1=([0-9]+).*/\1/p" <<< "$2" | head -1
+}
+# each program prints its result; the expected line (a wrong answer adds
+# ", N wrong ..." to it, so the whole line must match)
+for spec in "gc-serializer 20000 requests gc-serializer: 20000 requests, counter 20000" \
+            "gc-cycles 5000 rings gc-cycles: 5000 rings, sum 30000" \
+            "gc-storm 300 rounds gc-storm: 300 rounds, sum 148800"; do
+  set -- $spec
+  p=$1; n=$2; unit=$3; shift 3; want="$*"
+  printf 'bench-hw: %-16s ' "$p"
+  out=$(timeout "$TIMEOUT" "$SIM" --max-cycles 200000000 --arg "$n" "$p" 2>&1); rc=$?
+  { echo "== $p --arg $n (rc=$rc)"; echo "$out"; } >> "$LOG"
+  sum=$(grep -F "[$p] lockstep:" <<< "$out")
+  gcl=$(grep -F "[$p] gc:" <<< "$out")
+  if [ $rc -ne 0 ] || ! grep -q "0 divergences" <<< "$sum" || [ -z "$gcl" ] || ! grep -qxF "$want" <<< "$out"; then
+    echo "FAILED (exit $rc; see $LOG)"
+    failed=1
+    printf '%s\t%s\t\t\t\t\t\t\t\t\tFAILED\n' "$p" "$n" >> "$GC_TSV"
+    continue
+  fi
+  cyc=$(num cycles "$sum"); disp=$(num dispatches "$sum"); gcc=$(gnum cycles "$gcl")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\tok\n' "$p" "$n" "$cyc" "$disp" "$unit" \
+    "$(gnum runs "$gcl")" "$(gnum reclaimed "$gcl")" "$gcc" "$(gnum max-pause "$gcl")" \
+    "$(gnum live-after-gc-max "$gcl")" >> "$GC_TSV"
+  awk -v c="$cyc" -v g="$gcc" -v n="$n" -v u="$unit" 'BEGIN { printf "%d %s, %.1f cycles per %s, of which GC %.1f (%.2f%% overhead)\n", n, u, c / n, substr(u, 1, length(u) - 1), g / n, 100 * g / (c - g) }'
 done
 
 python3 bench/hw_report.py "$BENCH_DIR" "$FPGA_DIR" || failed=1

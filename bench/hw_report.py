@@ -184,6 +184,33 @@ def write_report(d, fpga_dir):
         w("")
         w("\\* at target clock, not measured Fmax.")
     w("")
+    gp = os.path.join(d, "gc.tsv")
+    if os.path.exists(gp):
+        with open(gp) as f:
+            head = f.readline().rstrip("\n").split("\t")
+            grows = [dict(zip(head, line.rstrip("\n").split("\t"))) for line in f]
+        w("## Garbage collection")
+        w("")
+        w("The collector (docs/gc.md) on workloads that make garbage all the time "
+          "(tests/programs/prog_gc.c), with the hardware's reset settings (GC_LOW 4, "
+          "GC_PERIOD 1024) and the 128-slot table. GC cycles, runs, the longest pause "
+          "and the most live actors right after a collection are the unit's GC "
+          "counters; overhead = GC cycles / the other cycles of the run.")
+        w("")
+        w("| workload | size | cycles per unit | GC cycles per unit | GC overhead | "
+          "collections | reclaimed | longest pause (cycles) | live after GC, max |")
+        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for r in grows:
+            if r.get("result") != "ok":
+                w(f"| {r['program']} | {r['arg']} | FAILED | | | | | | |")
+                failed.append(r)
+                continue
+            n, cyc, g = int(r["arg"]), int(r["cycles"]), int(r["gc_cycles"])
+            unit = r["units"].rstrip("s")
+            w(f"| {r['program']} | {n:,} {r['units']} | {fnum(cyc / n)} per {unit} | "
+              f"{fnum(g / n)} | **{100 * g / (cyc - g):.2f}%** | {int(r['gc_runs']):,} | "
+              f"{int(r['gc_reclaimed']):,} | {int(r['gc_max_pause']):,} | {r['gc_live_max']} |")
+        w("")
     w("Dispatches per second = clock / (cycles per dispatch), with the cycles of the "
       "simulated SoC configuration. A board build with other parameters (fewer "
       "table slots, no MUL/DIV on the iCE40s) runs the same firmware in more "

@@ -53,6 +53,14 @@
 #define AU_QUEUE_HWM   0x294u
 #define AU_LIVE        0x298u
 #define AU_FAULT_HANDLER 0x2A0u /* RW: the fault handler (reset: the console) */
+#define AU_FREE_SLOTS  0x2A8u   /* R: free actor slots */
+#define AU_GC_LOW      0x2B0u   /* RW: collect when fewer slots are free (reset MAX_CREATES) */
+#define AU_GC_PERIOD   0x2B4u   /* RW: collect every N dispatches (reset 1024; 0 off) */
+#define AU_GC_RUNS     0x2B8u
+#define AU_GC_RECLAIMED 0x2BCu
+#define AU_GC_CYCLES   0x2C0u
+#define AU_GC_MAX_PAUSE 0x2C4u
+#define AU_GC_LIVE_MAX 0x2C8u
 #define AU_SET_HANDLER 0x2A4u   /* W: stage a new fault handler */
 
 #define AU_CTRL_RUN    1u
@@ -75,6 +83,7 @@
 #define SYS_RAM_BYTES  0x8u
 #define SYS_REPORT     0xCu   /* W: one word of the end-of-run report */
 #define SYS_BOOT_ARG   0x10u  /* R: the boot message's word (0: empty message) */
+#define SYS_GC_CONFIG  0x14u  /* R: bit 31: set GC_LOW = 23:16, GC_PERIOD = 15:0 */
 
 /* halt codes */
 #define FW_HALT_OK          0u

@@ -28,7 +28,9 @@ void fw_puts(const char *s)
 static void report(void)
 {
     static const uint32_t regs[] = { AU_CYCLES, AU_DISPATCHES, AU_COMMITS, AU_ABORTS,
-                                     AU_FAULTS, AU_QUEUE_HWM, AU_LIVE };
+                                     AU_FAULTS, AU_QUEUE_HWM, AU_LIVE, AU_GC_RUNS,
+                                     AU_GC_RECLAIMED, AU_GC_CYCLES, AU_GC_MAX_PAUSE,
+                                     AU_GC_LIVE_MAX };
     SYS(SYS_REPORT) = 0x52505430u;   /* "RPT0" */
     for (uint32_t i = 0; i < sizeof regs / sizeof regs[0]; i++)
         SYS(SYS_REPORT) = AU(regs[i]);
@@ -55,6 +57,11 @@ void fw_main(void)
 {
     AU(AU_BEH_COUNT) = fw_nbehaviors;
     AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;
+    uint32_t gc = SYS(SYS_GC_CONFIG);      /* the testbench's collector settings */
+    if (gc >> 31) {
+        AU(AU_GC_LOW) = (gc >> 16) & 0xffu;
+        AU(AU_GC_PERIOD) = gc & 0xffffu;
+    }
     AU(AU_SPAWN(0)) = SYS(SYS_BOOT_BEH);
     am_ref boot = AU(AU_NEW_REF);
     if (AU(AU_EXT_STATUS) != 0 || boot == AM_NIL) {
@@ -89,6 +96,11 @@ void fw_trap(uint32_t irqs, uint32_t pc)
          * earlier fault's) and waits for this acknowledgement; we abandon the
          * behavior that was running. */
         AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;
+    uint32_t gc = SYS(SYS_GC_CONFIG);      /* the testbench's collector settings */
+    if (gc >> 31) {
+        AU(AU_GC_LOW) = (gc >> 16) & 0xffu;
+        AU(AU_GC_PERIOD) = gc & 0xffffu;
+    }
         return;
     }
     if (irqs & IRQ_BUS_ERROR)

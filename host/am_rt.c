@@ -242,8 +242,8 @@ void am_config_default(am_config *cfg)
     cfg->max_sends = 8;
     cfg->max_creates = 4;
     cfg->fault_handler = AM_CONSOLE;
-    cfg->gc_low = 0;      /* TODO(#7): max_creates and 1024 once the hardware collects */
-    cfg->gc_period = 0;
+    cfg->gc_low = 4;      /* = max_creates: a transaction always finds its slots */
+    cfg->gc_period = 1024;
 }
 
 am_status am_rt_new(const am_config *cfg_in, am_rt **out)

@@ -29,6 +29,9 @@ static void usage(FILE *f)
         "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
         "  --max N            stop after N dispatches (default 1000000)\n"
         "  --table N          actor table slots, console included (default 128)\n"
+        "  --gc-low N         collect garbage when fewer than N slots are free (default 4;\n"
+        "                     0 = never on that account; docs/gc.md)\n"
+        "  --gc-period N      collect every N dispatches (default 1024; 0 = off)\n"
         "  --queue N          event queue depth (default 63)\n"
         "  --sends N          sends per transaction (default 8)\n"
         "  --creates N        creates per transaction (default 4)\n"
@@ -94,6 +97,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--max")) dst = &max;
         else if (!strcmp(a, "--arg")) dst = &arg;
         else if (!strcmp(a, "--table")) dst = &cfg.table_size;
+        else if (!strcmp(a, "--gc-low")) dst = &cfg.gc_low;
+        else if (!strcmp(a, "--gc-period")) dst = &cfg.gc_period;
         else if (!strcmp(a, "--queue")) dst = &cfg.queue_depth;
         else if (!strcmp(a, "--sends")) dst = &cfg.max_sends;
         else if (!strcmp(a, "--creates")) dst = &cfg.max_creates;
@@ -148,6 +153,10 @@ int main(int argc, char **argv)
                (unsigned long long)c.dispatches, (unsigned long long)c.commits,
                (unsigned long long)c.aborts, (unsigned long long)c.faults,
                (unsigned)c.queue_high_water, (unsigned)c.live);
+    if (!quiet)
+        printf("[%s] gc: runs=%llu reclaimed=%llu live-after-gc-max=%u free=%u\n", d->name,
+               (unsigned long long)c.gc_runs, (unsigned long long)c.gc_reclaimed,
+               (unsigned)c.gc_live_max, (unsigned)c.free);
     int rc = 0;
     if (s == AM_E_LIMIT) {
         fprintf(stderr, "am-run: stopped after %u dispatches with %u events queued\n",

@@ -18,6 +18,11 @@
 //   cycle); callers must not use peek_* while ready_o is low.
 // * snap_i records (sp, next); restore_i puts them back (abort).
 // * free_i pushes a slot on the free stack (the caller updates its meta).
+// * The collector (am_gc) borrows the free stack as its mark stack: clear_i
+//   empties it, free_i pushes, alloc_i pops (only while it is non-empty);
+//   its sweep then rebuilds it. free_o = stack entries + never-used slots,
+//   kept in a register; free_snap_o is its value at the last snap_i (what
+//   restore_i puts back).
 // * Meta and state RAMs: one registered read port and one write port each;
 //   read data appears the cycle after the address.
 `default_nettype none
@@ -26,7 +31,7 @@ module am_actor_table #(
   parameter integer SLOT_W      = 7,   // log2 of TABLE_SLOTS
   parameter integer TABLE_SLOTS = 128, // <= 2^SLOT_W
   parameter integer STATE_WORDS = 8,   // power of two, 2..8
-  parameter integer META_W      = 30
+  parameter integer META_W      = 32   // pin bit at META_W-2
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
@@ -52,7 +57,11 @@ module am_actor_table #(
   input  wire                 snap_i,
   input  wire                 restore_i,
   input  wire                 free_i,
-  input  wire [SLOT_W-1:0]    free_slot_i
+  input  wire [SLOT_W-1:0]    free_slot_i,
+  input  wire                 clear_i,
+  output wire [SLOT_W:0]      next_o,
+  output reg  [SLOT_W:0]      free_o,
+  output reg  [SLOT_W:0]      free_snap_o
 );
   localparam integer SIW = $clog2(STATE_WORDS);
 
@@ -70,7 +79,8 @@ module am_actor_table #(
   assign peek_ok_o    = stk_nonempty || (next_q < TABLE_SLOTS[SLOT_W:0]);
   assign ready_o      = !stk_nonempty || top_ok_q;
 
-  wire sp_change = restore_i || free_i || (alloc_i && stk_nonempty);
+  wire sp_change = restore_i || free_i || clear_i || (alloc_i && stk_nonempty);
+  assign next_o = next_q;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -78,19 +88,29 @@ module am_actor_table #(
       next_q      <= {{SLOT_W{1'b0}}, 1'b1};
       snap_sp_q   <= {(SLOT_W+1){1'b0}};
       snap_next_q <= {{SLOT_W{1'b0}}, 1'b1};
+      free_o      <= TABLE_SLOTS[SLOT_W:0] - 1'b1;
+      free_snap_o <= TABLE_SLOTS[SLOT_W:0] - 1'b1;
     end else begin
       if (snap_i) begin
         snap_sp_q   <= sp_q;
         snap_next_q <= next_q;
+        free_snap_o <= free_o;
       end
+      // free_o = sp + TABLE_SLOTS - next, kept in step
       if (restore_i) begin
         sp_q   <= snap_sp_q;
         next_q <= snap_next_q;
+        free_o <= free_snap_o;
+      end else if (clear_i) begin
+        sp_q   <= {(SLOT_W+1){1'b0}};
+        free_o <= TABLE_SLOTS[SLOT_W:0] - next_q;
       end else if (free_i) begin
-        sp_q <= sp_q + 1'b1;
+        sp_q   <= sp_q + 1'b1;
+        free_o <= free_o + 1'b1;
       end else if (alloc_i) begin
         if (stk_nonempty) sp_q <= sp_q - 1'b1;
         else              next_q <= next_q + 1'b1;
+        free_o <= free_o - 1'b1;
       end
     end
   end
@@ -108,7 +128,8 @@ module am_actor_table #(
   end
 
   // Meta RAM; the console's meta word is written during reset.
-  localparam [META_W-1:0] CONSOLE_META = {{(META_W-17){1'b0}}, 1'b1, 16'd1};
+  // the console: pinned, live, generation 1
+  localparam [META_W-1:0] CONSOLE_META = {2'b01, {(META_W-19){1'b0}}, 1'b1, 16'd1};
   wire                we_m    = !rst_ni || meta_we_i;
   wire [SLOT_W-1:0]   waddr_m = rst_ni ? meta_waddr_i : {SLOT_W{1'b0}};
   wire [META_W-1:0]   wdata_m = rst_ni ? meta_wdata_i : CONSOLE_META;

@@ -3,9 +3,9 @@
 //
 // Owns: the register block (docs/actor-unit.md has the map), the external
 // operations (SPAWN, INJECT, FREE), the one-cycle reference/allocation
-// checks, the counters and the trace port. The queue, table, staging and
-// sequencer are submodules (am_event_queue, am_actor_table, am_txn,
-// am_dispatch).
+// checks, the counters, the collector's trigger and the trace port. The
+// queue, table, staging, sequencer and collector are submodules
+// (am_event_queue, am_actor_table, am_txn, am_dispatch, am_gc).
 //
 // Promises:
 // * docs/semantics.md, exactly: check order and first fault wins (am_txn),
@@ -30,7 +30,10 @@ module am_actor_unit #(
   parameter integer MAX_CREATES     = 4,   // per transaction, 2..15
   parameter integer BEH_W           = 8,   // behavior id bits (BEH_COUNT <= 2^BEH_W)
   parameter integer BEH_COUNT_RESET = 3,   // built-in behaviors valid from reset
-  parameter integer TRACE           = 0
+  parameter integer TRACE           = 0,
+  // 1: the statistics counters (CYCLES, COMMITS, ABORTS/FAULTS, the GC
+  // counters); 0: they read 0 and cost no logic (small FPGA builds)
+  parameter integer STATS           = 1
 ) (
   input  wire                    clk_i,
   input  wire                    rst_ni,
@@ -58,7 +61,8 @@ module am_actor_unit #(
   localparam integer SLOT_W = $clog2(TABLE_SLOTS);
   localparam integer QDEPTH = (1 << QUEUE_AW) - 1;
   localparam integer HDR_W  = 16 + SLOT_W + 4;
-  localparam integer META_W = 18 + BEH_W + 4;
+  localparam integer META_W = 24 + BEH_W;   // ..., slen, pin, mark
+  localparam integer PIN    = 22 + BEH_W;
   localparam integer MIW    = $clog2(MSG_WORDS);
   localparam integer SIW    = $clog2(STATE_WORDS);
   localparam integer SW     = $clog2(MAX_SENDS + 1);
@@ -171,6 +175,8 @@ module am_actor_unit #(
   wire w_behcnt  = wr_acc && (a == 8'h02);          // 0x008 BEH_COUNT
   wire w_wdog    = wr_acc && (a == 8'h07);          // 0x01C WATCHDOG
   wire w_fh      = wr_acc && (a == 8'hA8);          // 0x2A0 FAULT_HANDLER
+  wire w_gc_low    = wr_acc && (a == 8'hAC);        // 0x2B0 GC_LOW
+  wire w_gc_period = wr_acc && (a == 8'hAD);        // 0x2B4 GC_PERIOD
   wire w_set_fh  = wr_acc && (a == 8'hA9) && d_open;  // 0x2A4 SET_HANDLER (staged)
   // a handler is AM_NIL or a reference whose slot is inside the table
   wire fh_arg_ok = (mem_wdata_i == 32'd0) || w_inrange;
@@ -213,12 +219,14 @@ module am_actor_unit #(
     new_meta = {META_W{1'b0}};
     new_meta[18+BEH_W +: 4] = p_n_q;
     new_meta[18 +: BEH_W]   = p_beh_q;
+    new_meta[PIN]           = t_spawn;    // a spawned actor is a root
     new_meta[17]            = t_create;   // pending until commit
     new_meta[16]            = t_spawn;    // live at once
     new_meta[15:0]          = p_new_gen;
     if (t_free) begin
-      new_meta     = meta_rdata;
-      new_meta[16] = 1'b0;
+      new_meta      = meta_rdata;
+      new_meta[16]  = 1'b0;
+      new_meta[PIN] = 1'b0;
     end
   end
 
@@ -258,6 +266,7 @@ module am_actor_unit #(
     .wr_idx_i(a[MIW-1:0]), .wr_data_i(mem_wdata_i),
     .hw_we_i(hw_we), .hw_off_i(hw_off), .hw_data_i(hw_data),
     .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop),
+    .gc_i(g_qsel), .gc_off_i(g_qoff), .gc_idx_i(g_qidx),
     .hdr_o(q_hdr), .rd_idx_i(a[MIW-1:0]), .rd_data_o(q_rdata),
     .count_o(q_count), .empty_o(q_empty), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
     .tr_words_o(q_trw));
@@ -268,18 +277,19 @@ module am_actor_unit #(
   am_actor_table #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .STATE_WORDS(STATE_WORDS),
                    .META_W(META_W)) u_table (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .meta_raddr_i(d_owns ? d_meta_raddr : b_meta_raddr),
+    .meta_raddr_i(d_gc ? g_meta_raddr : d_owns ? d_meta_raddr : b_meta_raddr),
     .meta_rdata_o(meta_rdata), .meta_used_o(meta_used),
-    .meta_we_i(d_owns ? d_meta_we : b_meta_we),
-    .meta_waddr_i(d_owns ? d_meta_waddr : p_slot_q),
-    .meta_wdata_i(d_owns ? d_meta_wdata : new_meta),
-    .st_raddr_i({d_self_slot, a[SIW-1:0]}), .st_rdata_o(st_rdata),
+    .meta_we_i(d_gc ? g_meta_we : d_owns ? d_meta_we : b_meta_we),
+    .meta_waddr_i(d_gc ? g_meta_waddr : d_owns ? d_meta_waddr : p_slot_q),
+    .meta_wdata_i(d_gc ? g_meta_wdata : d_owns ? d_meta_wdata : new_meta),
+    .st_raddr_i(d_gc ? g_st_raddr : {d_self_slot, a[SIW-1:0]}), .st_rdata_o(st_rdata),
     .st_we_i(d_owns ? d_st_we : (w_new_st && peek_ok && ({1'b0, a[2:0]} < STATE_WORDS[3:0]))),
     .st_waddr_i(d_owns ? d_st_waddr : {peek_slot, a[SIW-1:0]}),
     .st_wdata_i(d_owns ? d_st_wdata : mem_wdata_i),
     .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok), .ready_o(tbl_ready),
-    .alloc_i(create_go || spawn_go), .snap_i(d_snap), .restore_i(d_restore),
-    .free_i(free_ok), .free_slot_i(p_slot_q));
+    .alloc_i(create_go || spawn_go || g_pop), .snap_i(d_snap), .restore_i(d_restore),
+    .free_i(free_ok || g_push), .free_slot_i(g_push ? g_push_slot : p_slot_q),
+    .clear_i(g_clear), .next_o(t_next), .free_o(t_free_n), .free_snap_o(t_free_snap));
 
   am_txn #(.MSG_WORDS(MSG_WORDS), .STATE_WORDS(STATE_WORDS), .MAX_SENDS(MAX_SENDS),
            .MAX_CREATES(MAX_CREATES), .SLOT_W(SLOT_W), .BEH_W(BEH_W)) u_txn (
@@ -303,6 +313,7 @@ module am_actor_unit #(
     .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q && !wd_hold_q), .hold_i(pending),
     .fh_set_i(fh_q != 32'd0), .fh_slot_i(fh_q[SLOT_W-1:0]), .fh_gen_i(fh_q[31:16]),
     .fault_q_o(d_fault), .redir_o(d_redir),
+    .gc_due_i(gc_due), .gc_done_i(g_done), .gc_o(d_gc),
     .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
     .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),
     .meta_raddr_o(d_meta_raddr), .meta_we_o(d_meta_we), .meta_waddr_o(d_meta_waddr),
@@ -319,6 +330,69 @@ module am_actor_unit #(
     .dead_o(d_dead), .end_o(d_end), .commit_q_o(d_commit));
 
   wire [3:0] end_cause = d_dead ? 4'd10 : cause;
+
+  // ---------------------------------------------------------------- garbage collection
+  // Trigger (checked where a dispatch would FETCH): fewer than GC_LOW free
+  // slots -- after an abort, the allocator as it is being restored -- or
+  // GC_PERIOD dispatches since the last collection (0 turns either off).
+  wire                d_gc, g_done, g_meta_we, g_push, g_pop, g_clear, g_qsel;
+  wire [SLOT_W:0]     t_next, t_free_n, t_free_snap, g_reclaimed;
+  wire [SLOT_W-1:0]   g_meta_raddr, g_meta_waddr, g_push_slot;
+  wire [META_W-1:0]   g_meta_wdata;
+  wire [SLOT_W+SIW-1:0] g_st_raddr;
+  wire [QUEUE_AW-1:0] g_qoff;
+  wire [MIW-1:0]      g_qidx;
+  reg  [SLOT_W:0]     gc_low_q, gc_live_max_q;
+  reg  [15:0]         gc_period_q, gc_since_q;
+  reg  [31:0]         gc_runs_q, gc_recl_q, gc_cycles_q, gc_pause_q, gc_pause_max_q;
+  wire [SLOT_W:0]     free_eff = d_restore ? t_free_snap : t_free_n;
+  wire                gc_due   = (free_eff < gc_low_q) ||
+                                 ((gc_period_q != 16'd0) && (gc_since_q >= gc_period_q));
+  wire [SLOT_W:0]     gc_live_after = live_q - g_reclaimed;
+
+  am_gc #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .BEH_W(BEH_W), .META_W(META_W),
+          .QAW(QUEUE_AW), .MSG_WORDS(MSG_WORDS), .STATE_WORDS(STATE_WORDS), .HDR_W(HDR_W)) u_gc (
+    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(d_gc), .done_o(g_done),
+    .reclaimed_o(g_reclaimed), .next_i(t_next),
+    .meta_raddr_o(g_meta_raddr), .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),
+    .meta_we_o(g_meta_we), .meta_wdata_o(g_meta_wdata), .meta_waddr_o(g_meta_waddr),
+    .st_raddr_o(g_st_raddr), .st_rdata_i(st_rdata),
+    .stk_clear_o(g_clear), .stk_push_o(g_push), .stk_push_slot_o(g_push_slot), .stk_pop_o(g_pop),
+    .stk_top_i(peek_slot), .stk_nonempty_i(!peek_fresh), .stk_ready_i(tbl_ready),
+    .q_count_i(q_count), .q_sel_o(g_qsel), .q_off_o(g_qoff), .q_idx_o(g_qidx),
+    .q_hdr_i(q_hdr), .q_data_i(q_rdata), .fh_i(fh_q));
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      gc_low_q       <= MAX_CREATES[SLOT_W:0];
+      gc_period_q    <= 16'd1024;
+      gc_since_q     <= 16'd0;
+      gc_runs_q      <= 32'd0;
+      gc_recl_q      <= 32'd0;
+      gc_cycles_q    <= 32'd0;
+      gc_pause_q     <= 32'd0;
+      gc_pause_max_q <= 32'd0;
+      gc_live_max_q  <= {(SLOT_W+1){1'b0}};
+    end else begin
+      if (w_gc_low)    gc_low_q <= mem_wdata_i[SLOT_W:0];
+      if (w_gc_period) gc_period_q <= mem_wdata_i[15:0];
+      if (d_snap && gc_since_q != 16'hFFFF) gc_since_q <= gc_since_q + 1'b1;   // FETCH, REDIR
+      if (g_done) gc_since_q <= 16'd0;
+      if (STATS != 0) begin
+        if (d_gc) begin
+          gc_cycles_q <= gc_cycles_q + 1'b1;
+          gc_pause_q  <= gc_pause_q + 1'b1;
+        end
+        if (g_done) begin
+          gc_runs_q  <= gc_runs_q + 1'b1;
+          gc_recl_q  <= gc_recl_q + {{(31-SLOT_W){1'b0}}, g_reclaimed};
+          gc_pause_q <= 32'd0;
+          if (gc_pause_q + 1'b1 > gc_pause_max_q) gc_pause_max_q <= gc_pause_q + 1'b1;
+          if (gc_live_after > gc_live_max_q) gc_live_max_q <= gc_live_after;
+        end
+      end
+    end
+  end
 
   // ---------------------------------------------------------------- watchdog
   always @(posedge clk_i) begin
@@ -388,7 +462,7 @@ module am_actor_unit #(
       live_q       <= {{SLOT_W{1'b0}}, 1'b1};
       last_cause_q <= 4'd0;
     end else begin
-      cycles_q <= cycles_q + 1'b1;
+      if (STATS != 0) cycles_q <= cycles_q + 1'b1;
       if (w_ctrl)   run_q <= mem_wdata_i[0];
       if (w_behcnt) beh_count_q <= mem_wdata_i[BEH_W:0];
       // external operations: first cycle decides the simple errors
@@ -405,15 +479,16 @@ module am_actor_unit #(
       if (w_spawn && !spawn_go)   new_ref_q <= {(16+SLOT_W){1'b0}};
       if (t_create || t_spawn)    new_ref_q <= {p_new_gen, p_slot_q};
       if (d_end && d_commit) begin
-        commits_q <= commits_q + 1'b1;
+        if (STATS != 0) commits_q <= commits_q + 1'b1;
         live_q    <= live_q + {{(SLOT_W+1-CW){1'b0}}, ncreates};
       end
       if (d_end && !d_commit) begin
-        aborts_q     <= aborts_q + 1'b1;
+        if (STATS != 0) aborts_q <= aborts_q + 1'b1;
         last_cause_q <= end_cause;
       end
       if (t_spawn) live_q <= live_q + 1'b1;
       if (free_ok) live_q <= live_q - 1'b1;
+      if (g_done)  live_q <= gc_live_after;
     end
   end
 
@@ -440,11 +515,19 @@ module am_actor_unit #(
       8'h09: rd_reg[BEH_W-1:0] = d_open ? d_beh : {BEH_W{1'b0}};
       8'h0A: rd_reg[3:0] = d_open ? d_len : 4'd0;
       8'h0B, 8'hA1: rd_reg = d_seq;
-      8'hA0: rd_reg = cycles_q;
-      8'hA2: rd_reg = commits_q;
-      8'hA3, 8'hA4: rd_reg = aborts_q;
+      8'hA0: rd_reg = (STATS != 0) ? cycles_q : 32'd0;
+      8'hA2: rd_reg = (STATS != 0) ? commits_q : 32'd0;
+      8'hA3, 8'hA4: rd_reg = (STATS != 0) ? aborts_q : 32'd0;
       8'hA5: rd_reg[QUEUE_AW-1:0] = q_hwm;
       8'hA6: rd_reg[SLOT_W:0] = live_q;
+      8'hAA: rd_reg[SLOT_W:0] = t_free_n;                  // 0x2A8 FREE_SLOTS
+      8'hAC: rd_reg[SLOT_W:0] = gc_low_q;                  // 0x2B0 GC_LOW
+      8'hAD: rd_reg[15:0] = gc_period_q;                   // 0x2B4 GC_PERIOD
+      8'hAE: if (STATS != 0) rd_reg = gc_runs_q;           // 0x2B8 GC_RUNS
+      8'hAF: if (STATS != 0) rd_reg = gc_recl_q;           // 0x2BC GC_RECLAIMED
+      8'hB0: if (STATS != 0) rd_reg = gc_cycles_q;         // 0x2C0 GC_CYCLES
+      8'hB1: if (STATS != 0) rd_reg = gc_pause_max_q;      // 0x2C4 GC_MAX_PAUSE
+      8'hB2: if (STATS != 0) rd_reg[SLOT_W:0] = gc_live_max_q;   // 0x2C8 GC_LIVE_MAX
       default: rd_reg = 32'd0;
     endcase
   end
@@ -484,7 +567,9 @@ module am_actor_unit #(
       integer i;
       always @(*) begin
         v = 1'b1; k = 4'd0; rf = 32'd0; bf = 32'd0; len = 4'd0; wds = {32*8{1'b0}};
-        if (d_disp || d_end) begin
+        if (g_done) begin
+          k = 4'd11; rf[SLOT_W:0] = g_reclaimed; bf[SLOT_W:0] = gc_live_after;
+        end else if (d_disp || d_end) begin
           k = d_disp ? 4'd1 : (d_commit ? 4'd5 : 4'd6);
           rf = self_ref; len = d_len;
           bf[BEH_W-1:0] = d_disp ? d_chk_beh : d_beh;
@@ -520,7 +605,8 @@ module am_actor_unit #(
       assign trace_len_o   = len;
       assign trace_words_o = wds;
       assign trace_cause_o = (d_end && !d_commit) ? end_cause : 4'd0;
-      assign trace_code_o  = (d_end && !d_commit && end_cause == 4'd1) ? abort_code_q : 32'd0;
+      assign trace_code_o  = g_done ? {{(31-SLOT_W){1'b0}}, t_free_n} :   // GC: free slots after
+                             (d_end && !d_commit && end_cause == 4'd1) ? abort_code_q : 32'd0;
     end else begin : g_notrace
       assign trace_valid_o = 1'b0;
       assign trace_kind_o  = 4'd0;

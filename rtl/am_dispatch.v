@@ -1,6 +1,6 @@
 // am_dispatch — the dispatch / commit / abort sequencer.
 //
-// Owns: the unit's main state (IDLE, FETCH, REDIR, CHECK, RUN, CRE, BEC, END), the
+// Owns: the unit's main state (IDLE, FETCH, REDIR, CHECK, RUN, CRE, BEC, END, GC), the
 // current event's registers (seq, self, behavior id, message length, state
 // length, dead-target flag) and the commit-or-abort decision of the
 // transaction being finished.
@@ -25,6 +25,11 @@
 //   as the next transaction, to the handler (fault_q_o high while it runs).
 //   When dispatching is stopped (run_i low, e.g. a watchdog hold) the
 //   delivery waits in redir_o and goes first when it resumes.
+// * Garbage collection: where a dispatch would FETCH (from IDLE or END) and
+//   gc_due_i is high, the sequencer goes to GC instead and waits there for
+//   the collector's gc_done_i; then it FETCHes (no second collection before
+//   that dispatch). Never before a fault delivery (REDIR), never inside a
+//   transaction.
 // * Cycles (measured by tests/rtl): COMMIT write -> next event readable by
 //   a SELF read = 7 + ncreates + (BECOME ? n + 1 : 0); a dead target costs 3.
 `default_nettype none
@@ -32,7 +37,7 @@
 module am_dispatch #(
   parameter integer SLOT_W      = 7,
   parameter integer BEH_W       = 8,
-  parameter integer META_W      = 30,
+  parameter integer META_W      = 32,
   parameter integer HDR_W       = 27,
   parameter integer STATE_WORDS = 8,
   parameter integer MAX_CREATES = 4
@@ -48,6 +53,10 @@ module am_dispatch #(
   input  wire [15:0]           fh_gen_i,
   output reg                   fault_q_o,   // the open event is a fault delivery
   output wire                  redir_o,     // a fault delivery waits to be dispatched
+  // garbage collection
+  input  wire                  gc_due_i,
+  input  wire                  gc_done_i,
+  output wire                  gc_o,        // in the GC state: the collector runs
   // queue
   input  wire                  q_empty_i,
   input  wire [HDR_W-1:0]      q_hdr_i,
@@ -97,10 +106,16 @@ module am_dispatch #(
   localparam integer CW  = $clog2(MAX_CREATES + 1);
   localparam integer CIW = $clog2(MAX_CREATES);
 
-  localparam [2:0] S_IDLE = 3'd0, S_FETCH = 3'd1, S_CHECK = 3'd2, S_RUN = 3'd3,
-                   S_CRE = 3'd4, S_BEC = 3'd5, S_END = 3'd6, S_REDIR = 3'd7;
+  localparam [3:0] S_IDLE = 4'd0, S_FETCH = 4'd1, S_CHECK = 4'd2, S_RUN = 4'd3,
+                   S_CRE = 4'd4, S_BEC = 4'd5, S_END = 4'd6, S_REDIR = 4'd7, S_GC = 4'd8;
+  localparam integer PIN = 22 + BEH_W;
 
-  reg [2:0] state_q, state_d;
+  reg [3:0] state_q, state_d;
+  reg       gc_fresh_q;    // collected since the last FETCH: no second collection
+  reg       self_pin_q;    // self is pinned (kept by its BECOME)
+  wire      gc_go = gc_due_i && !gc_fresh_q;
+  wire [3:0] s_fetch = gc_go ? S_GC : S_FETCH;
+  assign gc_o = (state_q == S_GC);
   reg [3:0] step_q;
 
   wire work = run_i && !q_empty_i && !hold_i;
@@ -150,14 +165,15 @@ module am_dispatch #(
   always @(*) begin
     state_d = state_q;
     case (state_q)
-      S_IDLE:  if (redir_now) state_d = S_REDIR; else if (work) state_d = S_FETCH;
+      S_IDLE:  if (redir_now) state_d = S_REDIR; else if (work) state_d = s_fetch;
       S_FETCH: state_d = S_CHECK;
       S_REDIR: state_d = S_CHECK;
       S_CHECK: state_d = target_ok ? S_RUN : S_END;
       S_RUN:   if (commit_i || abort_i) state_d = S_CRE;
       S_CRE:   if (cre_last) state_d = (commit_q_o && become_i) ? S_BEC : S_END;
       S_BEC:   if (bec_last) state_d = S_END;
-      S_END:   state_d = will_redir ? (go_redir ? S_REDIR : S_IDLE) : (work ? S_FETCH : S_IDLE);
+      S_END:   state_d = will_redir ? (go_redir ? S_REDIR : S_IDLE) : (work ? s_fetch : S_IDLE);
+      S_GC:    if (gc_done_i) state_d = work ? S_FETCH : S_IDLE;
       default: state_d = S_IDLE;
     endcase
   end
@@ -171,7 +187,10 @@ module am_dispatch #(
       commit_q_o <= 1'b0;
       redir_q    <= 1'b0;
       fault_q_o  <= 1'b0;
+      gc_fresh_q <= 1'b0;
     end else begin
+      if (state_q == S_GC) gc_fresh_q <= 1'b1;
+      if (state_q == S_FETCH) gc_fresh_q <= 1'b0;
       if (state_q == S_END) redir_q <= will_redir && !go_redir;   // deliver when dispatch resumes
       if (state_q == S_REDIR) redir_q <= 1'b0;
       if (state_q == S_FETCH) fault_q_o <= 1'b0;
@@ -202,8 +221,9 @@ module am_dispatch #(
       self_gen_o  <= fh_gen_i;
     end
     if (state_q == S_CHECK) begin
-      beh_o  <= chk_beh_o;
-      slen_o <= m_slen;
+      beh_o      <= chk_beh_o;
+      slen_o     <= m_slen;
+      self_pin_q <= meta_rdata_i[PIN];
     end
     if (state_q == S_CRE) prev_slot_q <= cre_slot_i;
   end
@@ -227,6 +247,7 @@ module am_dispatch #(
       meta_wdata_o = {META_W{1'b0}};
       meta_wdata_o[18+BEH_W +: 4] = become_n_i;
       meta_wdata_o[18 +: BEH_W]   = become_beh_i;
+      meta_wdata_o[PIN]           = self_pin_q;
       meta_wdata_o[16]            = 1'b1;
       meta_wdata_o[15:0]          = self_gen_o;
     end

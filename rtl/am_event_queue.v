@@ -18,6 +18,8 @@
 //   latency after head or the RAM changed). rd_data_o is word rd_idx_i of the
 //   current entry, one cycle after rd_idx_i.
 // * hwm_o is the largest count ever seen right after a commit.
+// * gc_i (the collector, between transactions): hdr_o and rd_data_o read
+//   entry head + gc_off_i (word gc_idx_i) instead, one cycle later.
 `default_nettype none
 
 module am_event_queue #(
@@ -40,6 +42,10 @@ module am_event_queue #(
   input  wire                      commit_i,
   input  wire [QAW-1:0]            commit_n_i,
   input  wire                      pop_i,
+  // the collector's reads
+  input  wire                      gc_i,
+  input  wire [QAW-1:0]            gc_off_i,
+  input  wire [MIW-1:0]            gc_idx_i,
   // reads
   output reg  [HDR_W-1:0]          hdr_o,
   input  wire [MIW-1:0]            rd_idx_i,
@@ -91,13 +97,16 @@ module am_event_queue #(
   // Inferred block RAMs: one write port and one registered read port each.
   wire [QAW-1:0] wr_ent = tail_q + wr_off_i;
   wire [QAW-1:0] hw_ent = tail_q + hw_off_i;
+  wire [QAW-1:0] gc_ent = head_q + gc_off_i;
+  wire [QAW-1:0] rd_ent = gc_i ? gc_ent : cur_o;
+  wire [MIW-1:0] rd_w   = gc_i ? gc_idx_i : rd_idx_i;
   always @(posedge clk_i) begin
     if (wr_we_i) msg_q[{wr_ent, wr_idx_i}] <= wr_data_i;
-    rd_data_o <= msg_q[{cur_o, rd_idx_i}];
+    rd_data_o <= msg_q[{rd_ent, rd_w}];
   end
   always @(posedge clk_i) begin
     if (hw_we_i) hdr_q[hw_ent] <= hw_data_i;
-    hdr_o <= hdr_q[head_q];
+    hdr_o <= hdr_q[gc_i ? gc_ent : head_q];
   end
 
   generate

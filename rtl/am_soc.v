@@ -6,7 +6,9 @@
 //   0x2000_0000  UART (rtl/am_uart.v)
 //   0x3000_0000  SYS: +0 BOOT_BEH (R), +4 HALT (W: exit code), +8 RAM_BYTES (R),
 //                +C REPORT (W: one word of the end-of-run report, to report_*_o),
-//                +10 BOOT_ARG (R: the boot message's word; 0 = an empty message)
+//                +10 BOOT_ARG (R: the boot message's word; 0 = an empty message),
+//                +14 GC_CONFIG (R: gc_cfg_i; bit 31 set: the firmware writes the
+//                    unit's GC_LOW = bits 23:16 and GC_PERIOD = bits 15:0 at boot)
 //   anything else, and RAM addresses past its end: bus error -- the access
 //   completes (reads return 0, writes are ignored) and IRQ 3 is raised, which
 //   the firmware turns into TRAP_BUS.
@@ -25,6 +27,7 @@ module am_soc #(
   parameter integer TABLE_SLOTS = 128,
   parameter integer QAW         = 6,
   parameter integer TRACE       = 0,         // 1: drive the trace port (simulation)
+  parameter integer STATS       = 1,         // 0: no statistics counters (small FPGA builds)
   // PicoRV32 IRQ lines that can never fire (FPGA builds mask the unused ones:
   // -250 LUTs on iCE40). Only bits 1..4 are used (see irq below); the default
   // 0 keeps every line.
@@ -34,6 +37,7 @@ module am_soc #(
   input  wire        rst_ni,
   input  wire [31:0] boot_beh_i,             // behavior id of the boot actor
   input  wire [31:0] boot_arg_i,             // its boot message: [boot_arg_i], or [] if 0
+  input  wire [31:0] gc_cfg_i,               // SYS.GC_CONFIG (0: the unit's defaults)
   output wire        uart_tx_o,
   input  wire        uart_rx_i,
   output reg         halt_o,                 // firmware wrote HALT
@@ -118,7 +122,7 @@ module am_soc #(
   wire        au_ready;
   wire [31:0] au_rdata;
   wire        au_wd_irq;
-  am_actor_unit #(.TABLE_SLOTS(TABLE_SLOTS), .QUEUE_AW(QAW), .TRACE(TRACE)) au (
+  am_actor_unit #(.TABLE_SLOTS(TABLE_SLOTS), .QUEUE_AW(QAW), .TRACE(TRACE), .STATS(STATS)) au (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .mem_valid_i(sel_au), .mem_ready_o(au_ready), .mem_addr_i(mem_addr),
     .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata), .wd_irq_o(au_wd_irq),
@@ -133,6 +137,7 @@ module am_soc #(
       3'd0:    sys_rdata = boot_beh_i;
       3'd2:    sys_rdata = RAM_WORDS * 4;
       3'd4:    sys_rdata = boot_arg_i;
+      3'd5:    sys_rdata = gc_cfg_i;
       default: sys_rdata = 32'd0;
     endcase
   end

@@ -33,6 +33,8 @@ struct cosim {
     char ref_line[AM_TRACE_LINE_MAX];
     size_t ref_line_n;
     int ref_line_ready;
+    char ref_gc[AM_TRACE_LINE_MAX];   /* the reference's collection line, if any */
+    char hw_gc[AM_TRACE_LINE_MAX];    /* the hardware's, since the last check */
     char history[HISTORY][AM_TRACE_LINE_MAX];
     uint64_t checked;
     char *ref_out, *hw_out;
@@ -68,6 +70,11 @@ static void on_ref_trace(void *user, const char *line, size_t n)
 {
     cosim *c = user;
     if (n >= sizeof c->ref_line) n = sizeof c->ref_line - 1;
+    if (n > 9 && memcmp(line + 6, " G gc ", 6) == 0) {   /* a collection, not a transaction */
+        memcpy(c->ref_gc, line, n);
+        c->ref_gc[n] = 0;
+        return;
+    }
     memcpy(c->ref_line, line, n);
     c->ref_line[n] = 0;
     c->ref_line_n = n;
@@ -235,18 +242,35 @@ static int check_conservation(cosim *c, const cosim_txn *hw, const char *line)
     return 0;
 }
 
+void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots)
+{
+    am_trace_buf b;
+    am_trace_gc(&b, seq, reclaimed, live, free_slots);
+    am_trace_end(&b, NULL);
+    memcpy(c->hw_gc, b.text, b.n + 1);
+}
+
 int cosim_check(cosim *c, const cosim_txn *hw)
 {
     am_trace_buf b;
     format_hw(hw, &b);
     if (check_conservation(c, hw, b.text)) return -1;
     c->ref_line_ready = 0;
+    c->ref_gc[0] = 0;
     am_status s = am_step(c->rt);
     if (s == AM_E_EMPTY) {
         report(c, hw->seq, "the hardware dispatched an event the reference does not have",
                "(queue empty)", b.text);
         return -1;
     }
+    if (strcmp(c->ref_gc, c->hw_gc) != 0) {
+        report(c, hw->seq, "garbage collection before this transaction differs",
+               c->ref_gc[0] ? c->ref_gc : "(no collection)\n",
+               c->hw_gc[0] ? c->hw_gc : "(no collection)\n");
+        return -1;
+    }
+    if (c->ref_gc[0] && c->trace_out) fputs(c->ref_gc, c->trace_out);
+    c->hw_gc[0] = 0;
     if (!c->ref_line_ready || strcmp(c->ref_line, b.text) != 0) {
         report(c, hw->seq, "transaction differs", c->ref_line, b.text);
         return -1;
@@ -262,6 +286,11 @@ int cosim_finish(cosim *c)
 {
     am_counters k;
     am_get_counters(c->rt, &k);
+    if (c->hw_gc[0]) {
+        report(c, k.seq + 1, "the hardware collected garbage and then halted without dispatching",
+               "(no collection)", c->hw_gc);
+        return -1;
+    }
     if (c->delivery_due) {
         char e[200];
         format_event(e, sizeof e, c->delivery.target, c->delivery.len, c->delivery.msg);

@@ -64,6 +64,11 @@ void cosim_uart_byte(cosim *c, uint8_t b);
  * match; otherwise writes the divergence report to stderr and returns -1. */
 int cosim_check(cosim *c, const cosim_txn *hw);
 
+/* The hardware collected garbage after transaction seq: reclaimed actors,
+ * live ones after, free slots after. Checked against the reference runtime's
+ * collection (it runs inside the next am_step) at the next cosim_check. */
+void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots);
+
 /* The hardware halted with an empty queue: the reference must be idle too
  * and the console output identical. 0 when so, else report and -1. */
 int cosim_finish(cosim *c);

@@ -28,7 +28,7 @@
 namespace {
 
 enum { K_DISPATCH = 1, K_CREATE, K_SEND, K_BECOME, K_COMMIT, K_ABORT, K_SPAWN, K_INJECT, K_FREE,
-       K_HANDLER };
+       K_HANDLER, K_GC };
 
 // The actor unit's register offsets that delimit the phases of a dispatch
 // (docs/actor-unit.md): staging writes, then COMMIT or ABORT.
@@ -47,12 +47,18 @@ void usage(FILE *f)
         "       am-sim --list              the programs\n"
         "options:\n"
         "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
+        "  --gc-low N         collect when fewer than N slots are free (0..255; default:\n"
+        "                     the hardware's reset value, 4)\n"
+        "  --gc-period N      collect every N dispatches (0..65535, 0 = off; default 1024)\n"
         "  --max-cycles N     give up after N cycles (default 50000000)\n"
         "  --trace-out FILE   write every checked transaction line to FILE\n"
         "  --fst FILE         write an FST waveform (also: environment TRACE=1 ->\n"
         "                     build/sim/PROGRAM.fst)\n"
         "  --perturb SEQ      test only: corrupt the reference runtime's transaction\n"
         "                     SEQ; the checker must report a divergence there\n"
+        "  --ref-gc-period N  test only: the reference runtime alone collects every N\n"
+        "                     dispatches; the checker must report the first collection\n"
+        "                     that differs\n"
         "  --forget SEQ       test only: the event-conservation check forgets the first\n"
         "                     send of transaction SEQ; it must report a lost event\n"
         "  --quiet            no console echo, only the summary\n");
@@ -73,6 +79,8 @@ bool parse_u64(const char *s, uint64_t *out)
 int main(int argc, char **argv)
 {
     uint64_t max_cycles = 50000000, perturb = 0, arg = 0, forget = 0;
+    uint64_t gc_low = 4, gc_period = 1024, ref_gc_period = ~0ull;
+    bool gc_set = false;
     const char *name = nullptr, *trace_out_path = nullptr, *fst_path = nullptr;
     bool quiet = false;
 
@@ -95,11 +103,17 @@ int main(int argc, char **argv)
         else if (a == "--quiet") quiet = true;
         else if (a == "--trace-out") trace_out_path = need("--trace-out");
         else if (a == "--fst") fst_path = need("--fst");
-        else if (a == "--max-cycles" || a == "--perturb" || a == "--arg" || a == "--forget") {
+        else if (a == "--max-cycles" || a == "--perturb" || a == "--arg" || a == "--forget" ||
+                 a == "--gc-low" || a == "--gc-period" || a == "--ref-gc-period") {
             const char *v = need(a.c_str());
             uint64_t *dst = a == "--perturb" ? &perturb : a == "--arg" ? &arg :
-                            a == "--forget" ? &forget : &max_cycles;
-            if (!parse_u64(v, dst) || (dst == &arg && arg > 0xffffffffull)) {
+                            a == "--forget" ? &forget : a == "--gc-low" ? &gc_low :
+                            a == "--gc-period" ? &gc_period :
+                            a == "--ref-gc-period" ? &ref_gc_period : &max_cycles;
+            if (dst == &gc_low || dst == &gc_period) gc_set = true;
+            if (!parse_u64(v, dst) || (dst == &arg && arg > 0xffffffffull) ||
+                (dst == &gc_low && gc_low > 255) || (dst == &gc_period && gc_period > 65535) ||
+                (dst == &ref_gc_period && ref_gc_period > 65535)) {
                 std::fprintf(stderr, "am-sim: %s needs a number, got '%s'\n", a.c_str(), v);
                 return 2;
             }
@@ -139,6 +153,8 @@ int main(int argc, char **argv)
     am_config cfg;
     am_config_default(&cfg);
     cfg.test_perturb_seq = perturb;
+    cfg.gc_low = (uint32_t)gc_low;
+    cfg.gc_period = (uint32_t)(ref_gc_period != ~0ull ? ref_gc_period : gc_period);
     cosim *cs = cosim_new(&cfg, prog->boot, (am_word)arg, trace_out);
     if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
     cosim_test_forget(cs, forget);
@@ -156,6 +172,7 @@ int main(int argc, char **argv)
 
     top->boot_beh_i = prog->boot;
     top->boot_arg_i = (uint32_t)arg;
+    top->gc_cfg_i = gc_set ? (1u << 31 | (uint32_t)gc_low << 16 | (uint32_t)gc_period) : 0u;
     top->uart_rx_i = 1;
     top->rst_ni = 0;
     top->clk_i = 0;
@@ -254,6 +271,10 @@ int main(int argc, char **argv)
                 t_end = cycle;
                 in_txn = false;
                 break;
+            case K_GC:
+                // reclaimed, live after, free after (docs/trace-format.md)
+                cosim_gc(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o, top->trace_code_o);
+                break;
             default:
                 break;  // SPAWN / INJECT / FREE: the boot, mirrored by cosim_new
             }
@@ -290,14 +311,20 @@ int main(int argc, char **argv)
     }
 
     // The firmware's end-of-run report: "RPT0", cycles, dispatches, commits,
-    // aborts, faults, queue high-water, live (firmware/fw_main.c).
-    if (report.size() == 8 && report[0] == 0x52505430u) {
+    // aborts, faults, queue high-water, live, GC runs, reclaimed, cycles,
+    // max pause, most live after a collection (firmware/fw_main.c).
+    if (report.size() == 13 && report[0] == 0x52505430u) {
         uint64_t cyc = report[1], disp = report[2];
         std::printf("\n[%s] lockstep: %llu transactions checked, %s; hardware: cycles=%llu "
                     "dispatches=%llu commits=%u aborts=%u queue-high-water=%u live=%u\n",
                     name, (unsigned long long)cosim_checked(cs),
                     rc == 1 ? "DIVERGED" : "0 divergences", (unsigned long long)cyc,
                     (unsigned long long)disp, report[3], report[4], report[6], report[7]);
+        std::printf("[%s] gc: runs=%u reclaimed=%u cycles=%u (%.2f%% of all, %.1f per dispatch) "
+                    "max-pause=%u live-after-gc-max=%u\n",
+                    name, report[8], report[9], report[10],
+                    cyc ? 100.0 * report[10] / (double)cyc : 0.0,
+                    disp ? report[10] / (double)disp : 0.0, report[11], report[12]);
         if (ph.n) {
             double n = (double)ph.n;
             std::printf("[%s] cycles/dispatch %.1f = dispatch %.1f + behavior %.1f + "

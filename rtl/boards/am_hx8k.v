@@ -21,6 +21,7 @@ module am_hx8k #(
   parameter         FIRMWARE    = "",
   parameter integer TABLE_SLOTS = 32,
   parameter integer QAW         = 5,
+  parameter integer STATS       = 0,          // statistics counters (docs/actor-unit.md)
   parameter [0:0]   ENABLE_MUL  = 0,
   parameter [0:0]   ENABLE_DIV  = 0,
   parameter [31:0]  MASKED_IRQ  = 32'hffff_ffe1,
@@ -57,9 +58,9 @@ module am_hx8k #(
   am_soc #(
     .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .TRACE(0), .MASKED_IRQ(MASKED_IRQ)
+    .QAW(QAW), .STATS(STATS), .TRACE(0), .MASKED_IRQ(MASKED_IRQ)
   ) soc (
-    .clk_i(clk), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG),
+    .clk_i(clk), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
     .uart_tx_o(uart_tx), .uart_rx_i(RX), .halt_o(halt), .cpu_trap_o(cpu_trap),
     .halt_code_o(halt_code),
     .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),

@@ -23,6 +23,7 @@ module tb_board;
   parameter integer QAW         = 5;
   parameter [0:0]   ENABLE_MUL  = 0;
   parameter [0:0]   ENABLE_DIV  = 0;
+  parameter integer STATS       = 0;
 `endif
 
   reg  clk = 1'b0;
@@ -34,7 +35,7 @@ module tb_board;
 `else
   am_icebreaker #(
     .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV)
+    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .STATS(STATS)
   ) dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
 `endif
 

@@ -18,7 +18,7 @@ YOSYS     ?= yosys
 RTL_SEEDS ?= 1 2 3
 
 RTL_UNIT_SRCS := rtl/am_actor_unit.v rtl/am_event_queue.v rtl/am_actor_table.v \
-                 rtl/am_txn.v rtl/am_dispatch.v
+                 rtl/am_txn.v rtl/am_dispatch.v rtl/am_gc.v
 
 # Icarus benches: name -> sources (bench + DUT)
 RTL_IV_BENCHES := tb_am_event_queue tb_am_actor_table tb_am_txn tb_am_uart

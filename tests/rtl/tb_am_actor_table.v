@@ -6,7 +6,7 @@
 `timescale 1ns/1ps
 `default_nettype none
 module tb_am_actor_table;
-  localparam SW = 4, SLOTS = 12, STW = 8, SIW = 3, MW = 30;
+  localparam SW = 4, SLOTS = 12, STW = 8, SIW = 3, MW = 32;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
   reg [SW-1:0] meta_raddr = 0, meta_waddr = 0, free_slot = 0;
@@ -16,13 +16,15 @@ module tb_am_actor_table;
   reg [31:0] st_wdata = 0;
   wire [MW-1:0] meta_rdata; wire meta_used; wire [31:0] st_rdata;
   wire [SW-1:0] peek_slot; wire peek_fresh, peek_ok, ready;
+  wire [SW:0] next_o, free_o, free_snap_o;
   am_actor_table #(.SLOT_W(SW), .TABLE_SLOTS(SLOTS), .STATE_WORDS(STW), .META_W(MW)) dut (
     .clk_i(clk), .rst_ni(rst_n), .meta_raddr_i(meta_raddr), .meta_rdata_o(meta_rdata),
     .meta_used_o(meta_used), .meta_we_i(meta_we), .meta_waddr_i(meta_waddr), .meta_wdata_i(meta_wdata),
     .st_raddr_i(st_raddr), .st_rdata_o(st_rdata), .st_we_i(st_we), .st_waddr_i(st_waddr),
     .st_wdata_i(st_wdata), .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok),
     .ready_o(ready), .alloc_i(alloc), .snap_i(snap), .restore_i(restore), .free_i(freep),
-    .free_slot_i(free_slot));
+    .free_slot_i(free_slot), .clear_i(1'b0), .next_o(next_o), .free_o(free_o),
+    .free_snap_o(free_snap_o));
 
   integer errors = 0, seed = 1, it, j, k, cnt;
   // model
@@ -38,6 +40,9 @@ module tb_am_actor_table;
       wait_ready;
       chk(peek_ok == (m_sp > 0 || m_next < SLOTS), "peek_ok");
       chk(peek_fresh == (m_sp == 0), "peek_fresh");
+      chk(next_o == m_next, "next");
+      chk(free_o == m_sp + SLOTS - m_next, "free = stack + never used");
+      chk(free_snap_o == s_sp + SLOTS - s_next, "free at the snapshot");
       if (peek_ok) chk(peek_slot == (m_sp > 0 ? m_stk[m_sp-1] : m_next), "peek_slot");
     end
   endtask
@@ -49,7 +54,7 @@ module tb_am_actor_table;
       chk(meta_used == !peek_fresh, "used flag of peeked slot");
       if (!peek_fresh) chk(meta_rdata[15:0] == m_gen[slot], "stored gen of reused slot");
       m_gen[slot] = (peek_fresh ? 0 : m_gen[slot]) + 1; if (m_gen[slot] == 65536) m_gen[slot] = 1;
-      alloc = 1; meta_we = 1; meta_waddr = slot; meta_wdata = {13'd0, 1'b1, m_gen[slot][15:0]};
+      alloc = 1; meta_we = 1; meta_waddr = slot; meta_wdata = {15'd0, 1'b1, m_gen[slot][15:0]};
       @(negedge clk); alloc = 0; meta_we = 0;
       if (m_sp > 0) m_sp = m_sp - 1; else m_next = m_next + 1;
       m_live[slot] = 1;
@@ -57,7 +62,7 @@ module tb_am_actor_table;
   endtask
   task do_free(input integer slot);
     begin
-      freep = 1; free_slot = slot; meta_we = 1; meta_waddr = slot; meta_wdata = {14'd0, m_gen[slot][15:0]};
+      freep = 1; free_slot = slot; meta_we = 1; meta_waddr = slot; meta_wdata = {16'd0, m_gen[slot][15:0]};
       @(negedge clk); freep = 0; meta_we = 0;
       m_stk[m_sp] = slot; m_sp = m_sp + 1; m_live[slot] = 0;
     end
@@ -82,7 +87,7 @@ module tb_am_actor_table;
     m_gen[0] = 1; m_live[0] = 1;
     repeat (3) @(negedge clk); rst_n = 1; @(negedge clk);
     // console
-    chk_meta(0); chk(meta_rdata == {13'd0, 1'b1, 16'd1}, "console meta");
+    chk_meta(0); chk(meta_rdata == {2'b01, 13'd0, 1'b1, 16'd1}, "console meta: pinned, live, gen 1");
     // bump allocation 1,2,3
     do_alloc(s0); do_alloc(s1); do_alloc(s2);
     chk(s0 == 1 && s1 == 2 && s2 == 3, "bump order");
@@ -93,7 +98,7 @@ module tb_am_actor_table;
     do_free(3); do_snap; do_alloc(s0); do_alloc(s1); do_restore;
     chk_peek; chk(peek_slot == s0, "restore returns first slot");
     m_gen[s0] = m_gen[s0] - 1; if (s1 >= 4) m_gen[s1] = 0; else m_gen[s1] = m_gen[s1] - 1;
-    meta_we = 1; meta_waddr = s0; meta_wdata = {14'd0, m_gen[s0][15:0]}; @(negedge clk); meta_we = 0;
+    meta_we = 1; meta_waddr = s0; meta_wdata = {16'd0, m_gen[s0][15:0]}; @(negedge clk); meta_we = 0;
     do_snap;
     do_alloc(t0); do_alloc(t1); chk(t0 == s0 && t1 == s1, "same slots after restore");
     // fill the table, then full
@@ -119,7 +124,7 @@ module tb_am_actor_table;
         do_snap; cnt = {$random(seed)} % 3;
         for (k = 0; k < cnt; k = k + 1) begin chk_peek; if (peek_ok) begin do_alloc(t0); m_live[t0] = 0;
           m_gen[t0] = (m_gen[t0] == 1) ? 0 : m_gen[t0] - 1;  // abort restores the gen (unit's job)
-          meta_we = 1; meta_waddr = t0; meta_wdata = {14'd0, m_gen[t0][15:0]}; @(negedge clk); meta_we = 0; end end
+          meta_we = 1; meta_waddr = t0; meta_wdata = {16'd0, m_gen[t0][15:0]}; @(negedge clk); meta_we = 0; end end
         do_restore;
       end else chk_meta({$random(seed)} % SLOTS);
       if (errors > 10) it = 100000;

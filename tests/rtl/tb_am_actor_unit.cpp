@@ -9,6 +9,12 @@
 //  * random: seeded behaviors (sends, creates, becomes, fails, aborts) and
 //    external operations; every bus read and every trace record is compared
 //    with the model. Prints PASS/FAIL, exits non-zero on failure.
+//  * garbage collection: the model collects exactly where the unit must
+//    (docs/gc.md: before a FETCH when fewer than GC_LOW slots are free or
+//    GC_PERIOD dispatches have run) with the same mark-sweep, so every
+//    reference the unit hands out after a collection (slot reuse order) and
+//    every collection record (reclaimed, live, free) is checked; the random
+//    phase runs once with the reset settings and once collecting often.
 #include "Vam_actor_unit.h"
 #include "verilated.h"
 #include <cstdio>
@@ -34,11 +40,12 @@ struct Rec {
     return true;
   }
 };
-static const char *kname[] = {"?", "DISPATCH", "CREATE", "SEND", "BECOME", "COMMIT", "ABORT", "SPAWN", "INJECT", "FREE"};
+static const char *kname[] = {"?", "DISPATCH", "CREATE", "SEND", "BECOME", "COMMIT", "ABORT", "SPAWN", "INJECT", "FREE",
+                              "HANDLER", "GC"};
 static std::vector<Rec> got, want;
 static size_t checked = 0;
 static void prec(const char *t, const Rec &r) {
-  printf("  %s %s seq=%u ref=%08x beh=%u len=%u cause=%u code=%08x w=", t, kname[r.kind < 10 ? r.kind : 0],
+  printf("  %s %s seq=%u ref=%08x beh=%u len=%u cause=%u code=%08x w=", t, kname[r.kind < 12 ? r.kind : 0],
          r.seq, r.ref, r.beh, r.len, r.cause, r.code);
   for (int i = 0; i < 8; i++) printf("%x%s", r.w[i], i < 7 ? "," : "\n");
 }
@@ -69,7 +76,8 @@ static uint32_t bus(uint32_t addr, uint32_t wdata, bool wr) {
     r = dut->mem_rdata_o;
     tick(); n++;
     if (rdy) break;
-    if (n > 1000) { printf("FAIL: bus hang at %03x\n", addr); errors++; exit(1); }
+    // a collection holds the bus for up to a few thousand cycles (docs/gc.md)
+    if (n > 20000) { printf("FAIL: bus hang at %03x (cycle %llu)\n", addr, (unsigned long long)cyc); errors++; exit(1); }
   }
   dut->mem_valid_i = 0; dut->mem_wstrb_i = 0;
   last_cycles = n;
@@ -86,7 +94,9 @@ enum { STATUS = 0x000, CTRL = 0x004, BEH_COUNT = 0x008, EXT_STATUS = 0x00C, NEW_
        COMMIT = 0x200, ABORT = 0x240, CYCLES = 0x280, DISPATCHES = 0x284, COMMITS = 0x288,
        ABORTS = 0x28C, FAULTS = 0x290, QUEUE_HWM = 0x294, LIVE = 0x298, QUEUED2 = 0x29C,
        WATCHDOG = 0x01C, F_CAUSE = 0x030, F_CODE = 0x034, F_TARGET = 0x038, F_BEH = 0x03C,
-       FAULT_HANDLER = 0x2A0, SET_HANDLER = 0x2A4 };
+       FAULT_HANDLER = 0x2A0, SET_HANDLER = 0x2A4, FREE_SLOTS = 0x2A8, GC_LOW = 0x2B0,
+       GC_PERIOD = 0x2B4, GC_RUNS = 0x2B8, GC_RECLAIMED = 0x2BC, GC_CYCLES = 0x2C0,
+       GC_MAX_PAUSE = 0x2C4, GC_LIVE_MAX = 0x2C8 };
 
 #define CHECK(c, ...) do { if (!(c)) { errors++; printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); if (errors > 5) finish(); } } while (0)
 static void finish();
@@ -94,7 +104,8 @@ static void fault_delivery();
 
 // ------------------------------------------------------------------ model
 static const int SLOTS = 128, QD = 63, MW = 8, SWD = 8, MAXS = 8, MAXC = 4;
-struct Actor { uint16_t gen = 0; bool live = false; uint32_t beh = 0; uint32_t st[8] = {0}; };
+struct Actor { uint16_t gen = 0; bool live = false, pinned = false, mark = false; uint32_t beh = 0;
+               unsigned slen = 0; uint32_t st[8] = {0}; };
 struct Ev { uint32_t target; unsigned n; uint32_t w[8]; };
 struct Model {
   Actor t[SLOTS];
@@ -109,7 +120,38 @@ struct Model {
   struct Cre { int slot; uint16_t gen; uint32_t beh; unsigned n; uint32_t w[8]; };
   std::vector<Cre> cre; std::vector<Ev> sends;
   bool bec; uint32_t bec_beh; unsigned bec_n; uint32_t bec_w[8];
-  Model() { t[0].gen = 1; t[0].live = true; }
+  // garbage collection (docs/gc.md)
+  unsigned gc_low = MAXC, gc_period = 1024, since = 0;
+  uint32_t gc_runs = 0, gc_recl = 0; int gc_live_max = 0;
+  Model() { t[0].gen = 1; t[0].live = true; t[0].pinned = true; }
+  int nfree() const { return (int)stk.size() + SLOTS - next; }
+  bool gc_due() const {
+    return nfree() < (int)gc_low || (gc_period && since >= gc_period);
+  }
+  void gc_word(std::vector<int> &ms, uint32_t w) {
+    if (valid(w) && !t[w & 0xFFFF].mark) { t[w & 0xFFFF].mark = true; ms.push_back(w & 0xFFFF); }
+  }
+  void gc() {
+    std::vector<int> ms;
+    for (int s = 0; s < next; s++) if (t[s].live && t[s].pinned) { t[s].mark = true; ms.push_back(s); }
+    gc_word(ms, fh);
+    for (auto &e : q) { gc_word(ms, e.target); for (unsigned i = 0; i < e.n; i++) gc_word(ms, e.w[i]); }
+    while (!ms.empty()) {
+      int s = ms.back(); ms.pop_back();
+      for (unsigned i = 0; i < t[s].slen; i++) gc_word(ms, t[s].st[i]);
+    }
+    unsigned recl = 0;
+    stk.clear();
+    for (int s = next - 1; s >= 0; s--) {
+      if (t[s].live && t[s].mark) { t[s].mark = false; continue; }
+      if (t[s].live) { t[s].live = false; t[s].pinned = false; recl++; live--; }
+      stk.push_back(s);
+    }
+    since = 0; gc_runs++; gc_recl += recl;
+    if (live > gc_live_max) gc_live_max = live;
+    Rec r = rec(11); r.ref = recl; r.beh = live; r.code = nfree(); want.push_back(r);
+  }
+  uint32_t fh = 0;
   bool valid(uint32_t r) const {
     unsigned s = r & 0xFFFF, g = r >> 16;
     return s < SLOTS && t[s].live && t[s].gen == g;
@@ -125,7 +167,9 @@ struct Model {
   // advance: dispatch until a live target or empty (dead targets auto-abort)
   void advance() {
     while (run && !open && !q.empty()) {
+      if (gc_due()) gc();
       cur = q.front(); q.pop_front(); seq++;
+      if (since < 0xFFFF) since++;
       snap_stk = stk; snap_next = next;
       cause = 0; code = 0; cre.clear(); sends.clear(); bec = false;
       Rec d = rec(1); d.ref = cur.target; d.len = cur.n;
@@ -194,10 +238,10 @@ struct Model {
     for (unsigned i = 0; i < cur.n; i++) r.w[i] = cur.w[i];
     if (ok) {
       for (auto &c : cre) {
-        Actor &a = t[c.slot]; a.gen = c.gen; a.live = true; a.beh = c.beh;
+        Actor &a = t[c.slot]; a.gen = c.gen; a.live = true; a.beh = c.beh; a.pinned = false; a.slen = c.n;
         memset(a.st, 0, sizeof a.st); memcpy(a.st, c.w, sizeof c.w); live++;
       }
-      if (bec) { Actor &a = t[self_slot]; a.beh = bec_beh; memcpy(a.st, bec_w, sizeof bec_w); }
+      if (bec) { Actor &a = t[self_slot]; a.beh = bec_beh; a.slen = bec_n; memcpy(a.st, bec_w, sizeof bec_w); }
       for (auto &e : sends) q.push_back(e);
       if ((int)q.size() > hwm) hwm = q.size();
       commits++;
@@ -217,7 +261,8 @@ struct Model {
     int slot; uint16_t gen;
     if (!peek(slot, gen)) return 2;
     pop_alloc();
-    Actor &a = t[slot]; a.gen = gen; a.live = true; a.beh = beh; memset(a.st, 0, sizeof a.st);
+    Actor &a = t[slot]; a.gen = gen; a.live = true; a.beh = beh; a.pinned = true; a.slen = n;
+    memset(a.st, 0, sizeof a.st);
     for (unsigned i = 0; i < n; i++) a.st[i] = w[i];
     live++;
     ref = (uint32_t)gen << 16 | slot;
@@ -239,7 +284,7 @@ struct Model {
   unsigned free_(uint32_t ref) {
     if (run || open) return 1;
     if (!valid(ref) || (ref & 0xFFFF) == 0) return 4;
-    int s = ref & 0xFFFF; t[s].live = false; stk.push_back(s); live--;
+    int s = ref & 0xFFFF; t[s].live = false; t[s].pinned = false; stk.push_back(s); live--;
     Rec r = rec(9); r.ref = ref; want.push_back(r);
     return 0;
   }
@@ -347,6 +392,11 @@ static void check_counters() {
   CHECK(rd(LIVE) == (uint32_t)M.live, "LIVE %u vs %d", rd(LIVE), M.live);
   CHECK(rd(QUEUE_HWM) == (uint32_t)M.hwm, "HWM %u vs %d", rd(QUEUE_HWM), M.hwm);
   CHECK(rd(QUEUED) == M.q.size(), "QUEUED %u vs %zu", rd(QUEUED), M.q.size());
+  CHECK(rd(FREE_SLOTS) == (uint32_t)M.nfree(), "FREE_SLOTS %u vs %d", rd(FREE_SLOTS), M.nfree());
+  CHECK(rd(GC_RUNS) == M.gc_runs, "GC_RUNS %u vs %u", rd(GC_RUNS), M.gc_runs);
+  CHECK(rd(GC_RECLAIMED) == M.gc_recl, "GC_RECLAIMED %u vs %u", rd(GC_RECLAIMED), M.gc_recl);
+  CHECK(rd(GC_LIVE_MAX) == (uint32_t)M.gc_live_max, "GC_LIVE_MAX %u vs %d", rd(GC_LIVE_MAX), M.gc_live_max);
+  CHECK((rd(GC_RUNS) == 0) == (rd(GC_CYCLES) == 0) && rd(GC_MAX_PAUSE) <= rd(GC_CYCLES), "GC cycle counters");
 }
 static uint32_t pick_live() {
   for (int tries = 0; tries < 8; tries++) {
@@ -574,6 +624,11 @@ int main(int argc, char **argv) {
       continue;
     }
     ntx++;
+    if (ntx == txns / 2) {   // second half: collect often (docs/gc.md)
+      M.gc_period = 1 + rn(8); M.gc_low = 4 + rn(40);
+      wr(GC_PERIOD, M.gc_period); wr(GC_LOW, M.gc_low);
+      CHECK(rd(GC_PERIOD) == M.gc_period && rd(GC_LOW) == M.gc_low, "GC settings read back");
+    }
     // a random behavior
     int nops = rn(6);
     bool burst = rn(12) == 0;
@@ -597,7 +652,8 @@ int main(int argc, char **argv) {
   fault_delivery();
   if (errors) { printf("FAIL tb_am_actor_unit (%d errors)\n", errors); exit(1); }
   printf("PASS tb_am_actor_unit (%d transactions, %u dispatches, %u commits, %u aborts, %zu trace records, "
-         "%d pauses, hwm %d, live %d)\n", ntx, M.seq, M.commits, M.aborts, got.size(), pauses, M.hwm, M.live);
+         "%d pauses, hwm %d, live %d, %u collections reclaimed %u)\n", ntx, M.seq, M.commits, M.aborts,
+         got.size(), pauses, M.hwm, M.live, M.gc_runs, M.gc_recl);
   printf("  outcomes: commit %u", M.hist[0]);
   for (int c = 1; c < 16; c++) if (M.hist[c]) printf(", cause %d: %u", c, M.hist[c]);
   printf("\n");

@@ -1,0 +1,36 @@
+/*
+ * prog_gc.h — parameters and message words of the garbage-collection test
+ * programs (prog_gc.c), shared with their host tests (tests/lib/test_gc.c).
+ */
+#ifndef PROG_GC_H
+#define PROG_GC_H
+
+/* Default sizes (boot message [] or [0]); --arg N overrides them. */
+#define GC_SER_DEFAULT    20000u  /* requests through the serializer (5 dispatches each) */
+#define GC_CYCLES_DEFAULT 5000u   /* 3-rings made and dropped (5 dispatches each) */
+#define GC_KEEP_DEFAULT   10000u  /* relay hops X's reference makes (2 dispatches each) */
+#define GC_STORM_DEFAULT  300u    /* fan-out/fan-in rounds (94 dispatches each) */
+
+/* gc-cycles: ring node messages */
+#define GC_RING_SET   0x6c01u     /* [SET, next, driver]: learn next, start the token */
+#define GC_RING_TOKEN 0x6c02u     /* [TOKEN, driver, ttl, sum] */
+#define GC_RING_SUM   6u          /* tags 1 + 2 + 3: one full turn of a ring */
+
+/* gc-keepalive: the cell behind X holds this value */
+#define GC_KEEP_MAGIC 4242u
+
+/* gc-abort: Y's hidden reference is stored as Y ^ GC_ABORT_MASK (same slot,
+ * generation ^ 0xa5a5: not a valid reference, so it keeps nothing alive) */
+#define GC_ABORT_MASK  0xa5a50000u
+#define GC_ABORT_CODE  0x0ab0u    /* the failer's am_fail code */
+#define GC_ABORT_HUNT_MAX 0x11000u /* give up: more creates than any table + period */
+#define GC_ABORT_GO    0x6a01u    /* boot -> itself: do the stale send */
+#define GC_WITNESS_QUERY 0x6a02u  /* [QUERY, cust] -> [messages received] */
+
+/* gc-storm: a binary tree of depth GC_STORM_DEPTH per round; every node
+ * gets a token actor holding its heap index (1..31); the join sums them */
+#define GC_STORM_DEPTH 4u
+#define GC_STORM_NODES 31u        /* 2^(DEPTH+1) - 1 */
+#define GC_STORM_SUM   496u       /* 1 + 2 + ... + 31 */
+
+#endif /* PROG_GC_H */
