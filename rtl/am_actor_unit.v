@@ -147,7 +147,11 @@ module am_actor_unit #(
   // and a COMMIT racing the abort finds no transaction open.
   reg  [31:0] wd_budget_q, wd_cnt_q;
   reg         wd_hold_q;
-  wire        wd_fire = d_open && !wd_hold_q && (wd_budget_q != 32'd0) && (wd_cnt_q >= wd_budget_q);
+  // wd_over_q = (wd_budget_q != 0 && wd_cnt_q >= wd_budget_q), computed a
+  // cycle ahead from the next values: the 32-bit compare stays off the
+  // combinational bus-ready path.
+  reg         wd_over_q;
+  wire        wd_fire = d_open && !wd_hold_q && wd_over_q;
   wire        wd_ack  = mem_valid_i && wr && (mem_addr_i[9:2] == 8'h07) && !d_owns && !pending;
   assign wd_irq_o = wd_hold_q;
 
@@ -395,13 +399,17 @@ module am_actor_unit #(
   end
 
   // ---------------------------------------------------------------- watchdog
+  wire [31:0] wd_cnt_d    = d_open ? wd_cnt_q + 32'd1 : 32'd0;
+  wire [31:0] wd_budget_d = w_wdog ? mem_wdata_i : wd_budget_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       wd_budget_q <= 32'd0;
       wd_cnt_q    <= 32'd0;
       wd_hold_q   <= 1'b0;
+      wd_over_q   <= 1'b0;
     end else begin
-      wd_cnt_q <= d_open ? wd_cnt_q + 32'd1 : 32'd0;
+      wd_cnt_q  <= wd_cnt_d;
+      wd_over_q <= (wd_budget_d != 32'd0) && (wd_cnt_d >= wd_budget_d);
       if (wd_fire) wd_hold_q <= 1'b1;
       if (w_wdog) begin
         wd_budget_q <= mem_wdata_i;

@@ -72,7 +72,7 @@ module am_event_queue #(
   wire [QAW-1:0] count_after = count + commit_n_i;
 
   assign count_o = count;
-  assign empty_o = (count == {QAW{1'b0}});
+  assign empty_o = (tail_q == head_q);   // = (count == 0), without the subtraction
   assign full_o  = (count == DEPTH[QAW-1:0]);
 
   // Pointers: one register group.

@@ -97,8 +97,13 @@ module am_soc #(
                       pcpi_rs1, pcpi_rs2, eoi, cpu_trace_valid, cpu_trace_data};
 
   // ---- decode -------------------------------------------------------------------
+  // A power-of-two RAM (every configuration here) is decoded from the upper
+  // address bits alone: no comparator between the core's address register
+  // and its read-data mux (that carry chain was the iCE40 critical path).
   localparam integer RAW = $clog2(RAM_WORDS);
-  wire in_ram  = mem_addr[31:28] == 4'h0 && {6'd0, mem_addr[27:2]} < RAM_WORDS;
+  localparam         RAM_POW2 = (1 << RAW) == RAM_WORDS;
+  wire in_ram  = RAM_POW2 ? (mem_addr[31:RAW+2] == 0)
+                          : (mem_addr[31:28] == 4'h0 && {6'd0, mem_addr[27:2]} < RAM_WORDS);
   wire sel_ram = mem_valid && in_ram;
   wire sel_au  = mem_valid && mem_addr[31:28] == 4'h1;
   wire sel_urt = mem_valid && mem_addr[31:28] == 4'h2;
