@@ -53,6 +53,7 @@ module am_actor_table #(
   output wire                 peek_fresh_o,
   output wire                 peek_ok_o,
   output wire                 ready_o,
+  output wire                 ready_d_o,    // ready_o of the next cycle
   input  wire                 alloc_i,
   input  wire                 snap_i,
   input  wire                 restore_i,
@@ -80,6 +81,12 @@ module am_actor_table #(
   assign ready_o      = !stk_nonempty || top_ok_q;
 
   wire sp_change = restore_i || free_i || clear_i || (alloc_i && stk_nonempty);
+  // the stack is non-empty next cycle (sp as the block below updates it)
+  wire nonempty_d = restore_i ? (snap_sp_q != {(SLOT_W+1){1'b0}}) :
+                    clear_i   ? 1'b0 :
+                    free_i    ? 1'b1 :
+                    (alloc_i && stk_nonempty) ? (sp_q != {{SLOT_W{1'b0}}, 1'b1}) : stk_nonempty;
+  assign ready_d_o = !nonempty_d || !sp_change;
   assign next_o = next_q;
 
   always @(posedge clk_i) begin

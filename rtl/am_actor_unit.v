@@ -102,6 +102,7 @@ module am_actor_unit #(
 
   wire                d_owns, d_open, d_idle, d_disp, d_chk_ok, d_dead, d_end, d_commit;
   wire                d_fault, d_redir;
+  wire                d_idle_d, d_open_d, d_owns_d, d_redir_d, q_empty_d, t_ready_d;
   wire [BEH_W-1:0]    d_chk_beh, d_beh;
   wire [31:0]         d_seq;
   wire [SLOT_W-1:0]   d_self_slot;
@@ -155,9 +156,19 @@ module am_actor_unit #(
   wire        wd_ack  = mem_valid_i && wr && (mem_addr_i[9:2] == 8'h07) && !d_owns && !pending;
   assign wd_irq_o = wd_hold_q;
 
-  wire       busy    = d_owns || pending || !tbl_ready ||
-                       (d_idle && run_q && !wd_hold_q && (!q_empty || d_redir)) ||
-                       wd_fire || (wd_hold_q && !wd_ack);
+  // The unit is busy (every access waits) while the sequencer owns the
+  // RAMs, a checked operation is in its second cycle, the allocator re-reads
+  // its stack top, a dispatch is about to start, or the watchdog fires/holds:
+  //   busy_now = d_owns || pending || !tbl_ready ||
+  //              (d_idle && run_q && !wd_hold_q && (!q_empty || d_redir)) ||
+  //              wd_fire || (wd_hold_q && !wd_ack)
+  // All but the last term are functions of registers; busy_q holds them,
+  // computed a cycle ahead from the next-state values, so the bus's ready
+  // signal is a couple of gates from the core's request (the iCE40 critical
+  // path ran through this OR). With TRACE=1 (simulation) every cycle checks
+  // busy_q against the direct formula.
+  reg        busy_q;
+  wire       busy    = busy_q || (wd_hold_q && !wd_ack);
   wire       wr_acc  = mem_valid_i && wr && !busy;
   wire       rd_acc  = mem_valid_i && !wr && !busy && !rd_ready_q;
   assign mem_ready_o = wr_acc || rd_ready_q;
@@ -272,7 +283,7 @@ module am_actor_unit #(
     .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop),
     .gc_i(g_qsel), .gc_off_i(g_qoff), .gc_idx_i(g_qidx),
     .hdr_o(q_hdr), .rd_idx_i(a[MIW-1:0]), .rd_data_o(q_rdata),
-    .count_o(q_count), .empty_o(q_empty), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
+    .count_o(q_count), .empty_o(q_empty), .empty_d_o(q_empty_d), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
     .tr_words_o(q_trw));
 
   wire              b_meta_we    = t_create || t_spawn || free_ok;
@@ -290,7 +301,7 @@ module am_actor_unit #(
     .st_we_i(d_owns ? d_st_we : (w_new_st && peek_ok && ({1'b0, a[2:0]} < STATE_WORDS[3:0]))),
     .st_waddr_i(d_owns ? d_st_waddr : {peek_slot, a[SIW-1:0]}),
     .st_wdata_i(d_owns ? d_st_wdata : mem_wdata_i),
-    .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok), .ready_o(tbl_ready),
+    .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok), .ready_o(tbl_ready), .ready_d_o(t_ready_d),
     .alloc_i(create_go || spawn_go || g_pop), .snap_i(d_snap), .restore_i(d_restore),
     .free_i(free_ok || g_push), .free_slot_i(g_push ? g_push_slot : p_slot_q),
     .clear_i(g_clear), .next_o(t_next), .free_o(t_free_n), .free_snap_o(t_free_snap));
@@ -331,7 +342,8 @@ module am_actor_unit #(
     .owns_o(d_owns), .open_o(d_open), .idle_o(d_idle), .seq_o(d_seq),
     .self_slot_o(d_self_slot), .self_gen_o(d_self_gen), .beh_o(d_beh), .len_o(d_len),
     .slen_o(d_slen), .disp_o(d_disp), .chk_ok_o(d_chk_ok), .chk_beh_o(d_chk_beh),
-    .dead_o(d_dead), .end_o(d_end), .commit_q_o(d_commit));
+    .dead_o(d_dead), .end_o(d_end), .commit_q_o(d_commit),
+    .idle_d_o(d_idle_d), .open_d_o(d_open_d), .owns_d_o(d_owns_d), .redir_d_o(d_redir_d));
 
   wire [3:0] end_cause = d_dead ? 4'd10 : cause;
 
@@ -401,6 +413,32 @@ module am_actor_unit #(
   // ---------------------------------------------------------------- watchdog
   wire [31:0] wd_cnt_d    = d_open ? wd_cnt_q + 32'd1 : 32'd0;
   wire [31:0] wd_budget_d = w_wdog ? mem_wdata_i : wd_budget_q;
+  wire        wd_over_d   = (wd_budget_d != 32'd0) && (wd_cnt_d >= wd_budget_d);
+  wire        wd_hold_d   = w_wdog ? 1'b0 : (wd_fire ? 1'b1 : wd_hold_q);
+
+  // ---------------------------------------------------------------- the busy flag, a cycle ahead
+  wire run_d  = w_ctrl ? mem_wdata_i[0] : run_q;
+  wire pend_d = send_go || create_go || inject_go || spawn_go || free_go;
+  wire busy_d = d_owns_d || pend_d || !t_ready_d ||
+                (d_idle_d && run_d && !wd_hold_d && (!q_empty_d || d_redir_d)) ||
+                (d_open_d && !wd_hold_d && wd_over_d);
+  always @(posedge clk_i) begin
+    if (!rst_ni) busy_q <= 1'b0;
+    else         busy_q <= busy_d;
+  end
+  wire unused_redir = d_redir;   // read by the check below only (TRACE=1)
+  generate
+    if (TRACE != 0) begin : g_busy_check
+      wire busy_now = d_owns || pending || !tbl_ready ||
+                      (d_idle && run_q && !wd_hold_q && (!q_empty || d_redir)) || wd_fire;
+      always @(posedge clk_i) begin
+        if (rst_ni && busy_q != busy_now) begin
+          $display("am_actor_unit: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
+          $stop;
+        end
+      end
+    end
+  endgenerate
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       wd_budget_q <= 32'd0;
@@ -409,7 +447,7 @@ module am_actor_unit #(
       wd_over_q   <= 1'b0;
     end else begin
       wd_cnt_q  <= wd_cnt_d;
-      wd_over_q <= (wd_budget_d != 32'd0) && (wd_cnt_d >= wd_budget_d);
+      wd_over_q <= wd_over_d;
       if (wd_fire) wd_hold_q <= 1'b1;
       if (w_wdog) begin
         wd_budget_q <= mem_wdata_i;

@@ -100,7 +100,13 @@ module am_dispatch #(
   output wire [BEH_W-1:0]      chk_beh_o,   // ... whose behavior is this
   output reg                   dead_o,      // the current dispatch is dead
   output wire                  end_o,       // END: transaction finished
-  output reg                   commit_q_o   // ... by a commit (else abort)
+  output reg                   commit_q_o,  // ... by a commit (else abort)
+  // next-cycle values of idle_o, open_o, owns_o and redir_o (the unit
+  // registers its bus-busy flag from them)
+  output wire                  idle_d_o,
+  output wire                  open_d_o,
+  output wire                  owns_d_o,
+  output wire                  redir_d_o
 );
   localparam integer SIW = $clog2(STATE_WORDS);
   localparam integer CW  = $clog2(MAX_CREATES + 1);
@@ -125,6 +131,8 @@ module am_dispatch #(
   wire redir_now  = redir_q && go_redir;
   wire will_redir = !commit_q_o && !fault_q_o && fh_set_i;   // at END
   assign redir_o = redir_q;
+  assign redir_d_o = (state_q == S_END) ? (will_redir && !go_redir) :
+                     (state_q == S_REDIR) ? 1'b0 : redir_q;
 
   // meta word fields
   wire [15:0] m_gen  = meta_rdata_i[15:0];
@@ -141,6 +149,9 @@ module am_dispatch #(
   assign owns_o          = (state_q != S_IDLE) && (state_q != S_RUN);
   assign open_o          = (state_q == S_RUN);
   assign idle_o          = (state_q == S_IDLE);
+  assign idle_d_o        = (state_d == S_IDLE);
+  assign open_d_o        = (state_d == S_RUN);
+  assign owns_d_o        = (state_d != S_IDLE) && (state_d != S_RUN);
   assign q_pop_o         = (state_q == S_FETCH);
   assign alloc_snap_o    = (state_q == S_FETCH) || (state_q == S_REDIR);
   assign disp_o          = (state_q == S_CHECK);

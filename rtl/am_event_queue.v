@@ -52,6 +52,7 @@ module am_event_queue #(
   output reg  [31:0]               rd_data_o,
   output wire [QAW-1:0]            count_o,
   output wire                      empty_o,
+  output wire                      empty_d_o,   // empty_o of the next cycle
   output wire                      full_o,
   output reg  [QAW-1:0]            hwm_o,
   output reg  [QAW-1:0]            cur_o,
@@ -74,6 +75,10 @@ module am_event_queue #(
   assign count_o = count;
   assign empty_o = (tail_q == head_q);   // = (count == 0), without the subtraction
   assign full_o  = (count == DEPTH[QAW-1:0]);
+
+  wire [QAW-1:0] tail_d = commit_i ? tail_q + commit_n_i : tail_q;
+  wire [QAW-1:0] head_d = pop_i ? head_q + 1'b1 : head_q;
+  assign empty_d_o = (tail_d == head_d);
 
   // Pointers: one register group.
   always @(posedge clk_i) begin
