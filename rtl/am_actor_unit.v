@@ -153,7 +153,7 @@ module am_actor_unit #(
   // combinational bus-ready path.
   reg         wd_over_q;
   wire        wd_fire = d_open && !wd_hold_q && wd_over_q;
-  wire        wd_ack  = mem_valid_i && wr && (mem_addr_i[9:2] == 8'h07) && !d_owns && !pending;
+  wire        wd_addr = (mem_addr_i[9:2] == 8'h07);
   assign wd_irq_o = wd_hold_q;
 
   // The unit is busy (every access waits) while the sequencer owns the
@@ -161,16 +161,17 @@ module am_actor_unit #(
   // its stack top, a dispatch is about to start, or the watchdog fires/holds:
   //   busy_now = d_owns || pending || !tbl_ready ||
   //              (d_idle && run_q && !wd_hold_q && (!q_empty || d_redir)) ||
-  //              wd_fire || (wd_hold_q && !wd_ack)
+  //              wd_fire || (wd_hold_q && !(a write to WATCHDOG))
   // All but the last term are functions of registers; busy_q holds them,
   // computed a cycle ahead from the next-state values, so the bus's ready
   // signal is a couple of gates from the core's request (the iCE40 critical
   // path ran through this OR). With TRACE=1 (simulation) every cycle checks
   // busy_q against the direct formula.
   reg        busy_q;
-  wire       busy    = busy_q || (wd_hold_q && !wd_ack);
-  wire       wr_acc  = mem_valid_i && wr && !busy;
-  wire       rd_acc  = mem_valid_i && !wr && !busy && !rd_ready_q;
+  // Written out per direction: while the watchdog holds, only a write to
+  // WATCHDOG gets through (busy_q covers d_owns and pending), reads wait.
+  wire       wr_acc  = mem_valid_i && wr && !busy_q && (!wd_hold_q || wd_addr);
+  wire       rd_acc  = mem_valid_i && !wr && !busy_q && !wd_hold_q && !rd_ready_q;
   assign mem_ready_o = wr_acc || rd_ready_q;
 
   wire ext_free = d_idle && !run_q;                 // external operations allowed
