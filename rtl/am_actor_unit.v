@@ -149,8 +149,10 @@ module am_actor_unit #(
   reg  [31:0] wd_budget_q, wd_cnt_q;
   reg         wd_hold_q;
   // wd_over_q = (wd_budget_q != 0 && wd_cnt_q >= wd_budget_q), computed a
-  // cycle ahead from the next values: the 32-bit compare stays off the
-  // combinational bus-ready path.
+  // cycle ahead from registers only (wd_cnt_q + 1 >= budget is compared as
+  // wd_cnt_q >= budget - 1, kept in wd_bm1_q): no compare on the bus path.
+  // A WATCHDOG write applies to this check from the cycle after it (the
+  // firmware writes WATCHDOG only outside transactions).
   reg         wd_over_q;
   wire        wd_fire = d_open && !wd_hold_q && wd_over_q;
   wire        wd_addr = (mem_addr_i[9:2] == 8'h07);
@@ -412,9 +414,10 @@ module am_actor_unit #(
   end
 
   // ---------------------------------------------------------------- watchdog
+  reg  [31:0] wd_bm1_q;     // wd_budget_q - 1
+  reg         wd_on_q;      // wd_budget_q != 0
   wire [31:0] wd_cnt_d    = d_open ? wd_cnt_q + 32'd1 : 32'd0;
-  wire [31:0] wd_budget_d = w_wdog ? mem_wdata_i : wd_budget_q;
-  wire        wd_over_d   = (wd_budget_d != 32'd0) && (wd_cnt_d >= wd_budget_d);
+  wire        wd_over_d   = d_open && wd_on_q && (wd_cnt_q >= wd_bm1_q);
   wire        wd_hold_d   = w_wdog ? 1'b0 : (wd_fire ? 1'b1 : wd_hold_q);
 
   // ---------------------------------------------------------------- the busy flag, a cycle ahead
@@ -443,6 +446,8 @@ module am_actor_unit #(
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       wd_budget_q <= 32'd0;
+      wd_bm1_q    <= 32'hFFFF_FFFF;
+      wd_on_q     <= 1'b0;
       wd_cnt_q    <= 32'd0;
       wd_hold_q   <= 1'b0;
       wd_over_q   <= 1'b0;
@@ -452,6 +457,8 @@ module am_actor_unit #(
       if (wd_fire) wd_hold_q <= 1'b1;
       if (w_wdog) begin
         wd_budget_q <= mem_wdata_i;
+        wd_bm1_q    <= mem_wdata_i - 32'd1;
+        wd_on_q     <= (mem_wdata_i != 32'd0);
         wd_hold_q   <= 1'b0;
       end
     end
