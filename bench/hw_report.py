@@ -10,7 +10,8 @@
 Board clocks: the measured Fmax of each FPGA build, read from
 FPGA_DIR/BOARD/report.* (nextpnr's --report JSON, {"fmax": {clock:
 {"achieved": MHz}}}; or a text/log with nextpnr's "Max frequency for clock
-'...': X MHz" lines, the last of each clock; or a line "fmax: X MHz"); the
+'...': X MHz" lines, the last of each clock; or a line "fmax: X MHz"; or
+fpga.mk's report.md table row "| achieved Fmax | X |"); the
 slowest clock of a build counts. A board without a report is shown at its
 target clock, marked as such. Standard library only."""
 import glob
@@ -72,6 +73,10 @@ def fmax_of(path):
     if last:
         return min(last.values())
     m = re.findall(r"(?im)^\W*fmax\W*[:=]\s*([0-9.]+)\s*MHz", text)
+    if m:
+        return float(m[-1])
+    # fpga.mk's report.md: "| achieved Fmax | 20.76 |"
+    m = re.findall(r"(?im)^\|\s*achieved Fmax\s*\|\s*([0-9.]+)\s*\|", text)
     return float(m[-1]) if m else None
 
 
