@@ -116,23 +116,35 @@ TEST(serializer_without_collector_hits_table_full)
     lt_free(rt);
 }
 
+/* Run program `name` at its default size, table 128, the collector on: it
+ * must print exactly `want`, fault nowhere and finish in at most
+ * `max_dispatches`; its counters go to *c. (CHECK needs t_failed_.) */
+static void run_clean(int *t_failed_, const char *name, const char *want,
+                      uint64_t max_dispatches, am_counters *c)
+{
+    am_config cfg = GC_ON(128);
+    am_rt *rt = lt_new_cfg(&cfg);
+    am_status s = run_prog(rt, name, 0, 1000000, NULL);
+    *c = counters(rt);
+    lt_free(rt);
+    CHECK_EQ(s, AM_OK);
+    CHECK_STR(lt_out, want);
+    CHECK_EQ(lt_nfaults, 0);
+    CHECK(c->dispatches <= max_dispatches);
+}
+
 /* ---- gc-cycles: cyclic garbage ---------------------------------------------- */
 
 TEST(cycles_program_reclaims_rings)
 {
-    am_config cfg = GC_ON(128);
-    am_rt *rt = lt_new_cfg(&cfg);
-    CHECK_EQ(run_prog(rt, "gc-cycles", 0, 1000000, NULL), AM_OK);
-    CHECK_STR(lt_out, "gc-cycles: 5000 rings, sum 30000\n");
-    CHECK_EQ(lt_nfaults, 0);
-    am_counters c = counters(rt);
-    CHECK(c.dispatches <= 30000);
+    am_counters c;
+    run_clean(t_failed_, "gc-cycles", "gc-cycles: 5000 rings, sum 30000\n", 30000, &c);
+    if (*t_failed_) return;
     /* 15,000 ring actors made in a 128-slot table: nearly all reclaimed */
     CHECK(c.gc_reclaimed >= 3 * 5000 - 128);
     CHECK(c.gc_runs >= 15000 / 128);
     /* console + boot (pinned) + at most the ring in flight */
     CHECK(c.gc_live_max <= 5);
-    lt_free(rt);
 }
 
 TEST(ring_of_three_reclaimed_by_am_gc)
@@ -185,20 +197,16 @@ TEST(ring_of_three_reclaimed_by_am_gc)
 
 TEST(keepalive_program_x_answers)
 {
-    am_config cfg = GC_ON(128);
-    am_rt *rt = lt_new_cfg(&cfg);
-    CHECK_EQ(run_prog(rt, "gc-keepalive", 0, 1000000, NULL), AM_OK);
-    CHECK_STR(lt_out, "gc-keepalive: X answered 4242 after 10000 hops\n");
-    CHECK_EQ(lt_nfaults, 0);
-    am_counters c = counters(rt);
-    CHECK(c.dispatches <= 30000);
+    am_counters c;
+    run_clean(t_failed_, "gc-keepalive", "gc-keepalive: X answered 4242 after 10000 hops\n", 30000,
+              &c);
+    if (*t_failed_) return;
     /* 10,000 relays + 30,000 sinks: collections ran while X's reference was
      * only in the queue, many times */
     CHECK(c.gc_runs > 200);
     CHECK(c.gc_reclaimed >= 40000 - 128);
     /* console, boot, X, X's cell, the relay holding X, the churner */
     CHECK(c.gc_live_max <= 6);
-    lt_free(rt);
 }
 
 TEST(queued_message_keeps_actor_alive)
@@ -537,20 +545,15 @@ TEST(actors_made_by_behaviors_are_not_pinned)
 
 TEST(storm_program_sum)
 {
-    am_config cfg = GC_ON(128);
-    am_rt *rt = lt_new_cfg(&cfg);
-    CHECK_EQ(run_prog(rt, "gc-storm", 0, 1000000, NULL), AM_OK);
-    CHECK_STR(lt_out, "gc-storm: 300 rounds, sum 148800\n");
-    CHECK_EQ(lt_nfaults, 0);
-    am_counters c = counters(rt);
-    CHECK(c.dispatches <= 30000);
+    am_counters c;
+    run_clean(t_failed_, "gc-storm", "gc-storm: 300 rounds, sum 148800\n", 30000, &c);
+    if (*t_failed_) return;
     CHECK(c.queue_high_water < 63);             /* never QUEUE_FULL */
     CHECK(c.gc_runs >= 300 * 63 / 128);
     CHECK(c.gc_reclaimed >= 300 * 63 - 128);
     /* at most one round's actors are reachable (31 nodes, 31 tokens, the
      * join) besides the console and the boot actor */
     CHECK(c.gc_live_max <= 2 + 63);
-    lt_free(rt);
 }
 
 static char *trace_buf;
