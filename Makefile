@@ -91,6 +91,9 @@ demo: deps sim
 	@for d in $$($(SIM_DIR)/am-sim --list-demos) selfloop; do \
 	  echo "== $$d: the simulated SoC, in lockstep with the reference runtime"; \
 	  $(SIM_DIR)/am-sim $$d || exit 1; echo; done
+	@echo "== gc-serializer: 2,000 requests through a serializer, each leaving a dead proxy,"
+	@echo "   in a 128-slot actor table: the garbage collector at work (docs/gc.md)"
+	@$(SIM_DIR)/am-sim --arg 2000 gc-serializer
 
 test: deps
 	@mkdir -p $(BUILD) && : > $(BUILD)/test.log
