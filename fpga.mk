@@ -39,7 +39,8 @@ PICORV32_V  = $(shell .venv/bin/python -c "import pythondata_cpu_picorv32 as p; 
 ICE40_CELLS = $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 
 # every SoC source except the generic RAM (the iCE40 boards use their own)
-FPGA_SOC_RTL := $(filter-out rtl/am_ram.v,$(wildcard rtl/am_*.v)) rtl/boards/am_board_reset.v
+FPGA_SOC_RTL := $(filter-out rtl/am_ram.v,$(wildcard rtl/am_*.v)) rtl/boards/am_board_reset.v \
+                rtl/boards/am_board_soc.v
 
 # ---- boards -----------------------------------------------------------------------
 # <board>_FAMILY ice40|ecp5, _TOP, _DEV (P&R device flags), _PINS, _MHZ (board
@@ -179,6 +180,7 @@ $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA
 	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_DEMO) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
 	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@,,synth) \
 	  || { tail -20 $(FPGA_BUILD)/$*/synth.log; exit 1; }; echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/synth.secs
+	@cp $(FPGA_BUILD)/$*/boot.id $(FPGA_BUILD)/$*/synth.boot   # the demo this netlist boots
 
 # ---- place and route ---------------------------------------------------------------
 $(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
@@ -231,18 +233,21 @@ ecp5: deps
 	@$(call fpga_report,$(BOARD))
 
 # firmware only: rebuild the image and patch it into the placed design
+# (the demo is a synthesis constant, recorded in synth.boot: another FPGA_DEMO
+# needs a new synthesis; checked before the firmware is rebuilt for it)
+fpga_same_demo = if [ "$$(tests/fpga/demo_id.sh $(FPGA_DEMO))" != "$$(cat $(BD)/synth.boot 2>/dev/null)" ]; then \
+	  echo "fpga: the bitstream boots behavior $$(cat $(BD)/synth.boot 2>/dev/null || echo '?'); FPGA_DEMO=$(FPGA_DEMO) needs a new synthesis (make $(call B,FAMILY))"; exit 1; fi
+
 ice40-fw: deps
 	@[ -f $(BD)/pnr.asc ] || { echo "fpga: no $(BD)/pnr.asc -- run make ice40 BOARD=$(BOARD) first"; exit 1; }
+	@$(fpga_same_demo)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(call fpga_fw,$(BOARD))
-	@if [ "$$(tests/fpga/demo_id.sh $(FPGA_DEMO))" != "$$(cat $(BD)/boot.id)" ]; then \
-	  echo "fpga: the bitstream boots behavior $$(cat $(BD)/boot.id); FPGA_DEMO=$(FPGA_DEMO) needs a new synthesis (make ice40)"; exit 1; fi
 	@$(call fpga_ice40_bits,$(BOARD))
 
 ecp5-fw: deps
 	@[ -f $(BD)/pnr.config ] || { echo "fpga: no $(BD)/pnr.config -- run make ecp5 BOARD=$(BOARD) first"; exit 1; }
+	@$(fpga_same_demo)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(call fpga_fw,$(BOARD))
-	@if [ "$$(tests/fpga/demo_id.sh $(FPGA_DEMO))" != "$$(cat $(BD)/boot.id)" ]; then \
-	  echo "fpga: the bitstream boots behavior $$(cat $(BD)/boot.id); FPGA_DEMO=$(FPGA_DEMO) needs a new synthesis (make ecp5)"; exit 1; fi
 	@$(call fpga_ecp5_bits,$(BOARD))
 
 prog:

@@ -1,7 +1,8 @@
 // am_hx8k — actormachine on the iCE40-HX8K breakout board (HX8K-CT256).
 //
-// Owns: the PLL (12 MHz oscillator -> CLK_HZ), the power-on reset (the board
-// has no button: reset = reconfigure), the pins. The SoC runs one demo
+// Owns: the PLL (12 MHz oscillator -> CLK_HZ) and the pins; the power-on reset
+// and the SoC are rtl/boards/am_board_soc.v (the board has no button: reset =
+// reconfigure). The SoC runs one demo
 // (SYS.BOOT_BEH = BOOT_BEH). Console: UART 115200 8N1 on the FTDI's second
 // channel (/dev/ttyUSB1). RAM: rtl/boards/am_ram_ice40.v, all block RAM
 // (RAM_WORDS words holding code, data and stack). docs/fpga.md has the pinout
@@ -50,28 +51,16 @@ module am_hx8k #(
     assign lock = 1'b1;
   end endgenerate
 
-  wire rst_n;
-  am_board_reset rst (.clk_i(clk), .lock_i(lock), .btn_ni(1'b1), .rst_no(rst_n));
+  wire rst_n, ok, err, trap;
+  am_board_soc #(
+    .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
+    .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS),
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .MASKED_IRQ(MASKED_IRQ)
+  ) board (
+    .clk_i(clk), .lock_i(lock), .btn_ni(1'b1), .rx_i(RX), .tx_o(TX), .rst_no(rst_n),
+    .ok_o(ok), .err_o(err), .trap_o(trap));
 
-  wire        halt, cpu_trap, uart_tx;
-  wire [31:0] halt_code;
-  am_soc #(
-    .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .STATS(STATS), .TRACE(0), .MASKED_IRQ(MASKED_IRQ)
-  ) soc (
-    .clk_i(clk), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
-    .uart_tx_o(uart_tx), .uart_rx_i(RX), .halt_o(halt), .cpu_trap_o(cpu_trap),
-    .halt_code_o(halt_code),
-    .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
-    .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
-    .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(),
-    .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o());
-
-  assign LED = {rst_n, 4'd0, cpu_trap, halt && halt_code != 32'd0, halt && halt_code == 32'd0};
-  // The UART's flip-flops power up 0: hold the line idle (high) until the SoC
-  // leaves reset, so the terminal never sees a false start bit.
-  assign TX = rst_n ? uart_tx : 1'b1;
+  assign LED = {rst_n, 4'd0, trap, err, ok};
 endmodule
 
 `default_nettype wire

@@ -1,6 +1,7 @@
 // am_icebreaker — actormachine on the iCEBreaker (iCE40 UP5K-SG48).
 //
-// Owns: the PLL (12 MHz oscillator -> CLK_HZ), the reset, the board pins.
+// Owns: the PLL (12 MHz oscillator -> CLK_HZ) and the board pins; the reset
+// and the SoC are rtl/boards/am_board_soc.v.
 // The SoC (rtl/am_soc.v) runs one demo: SYS.BOOT_BEH = BOOT_BEH (fpga.mk
 // computes the id of the chosen demo from lib/behaviors.def). The console
 // (UART, 115200 8N1) goes to the FTDI's second channel (/dev/ttyUSB1).
@@ -45,29 +46,17 @@ module am_icebreaker #(
     .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
     .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0), .SDO());
 
-  wire rst_n;
-  am_board_reset rst (.clk_i(clk), .lock_i(lock), .btn_ni(BTN_N), .rst_no(rst_n));
+  wire ok, err, trap;
+  am_board_soc #(
+    .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(16384), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
+    .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS),
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .MASKED_IRQ(MASKED_IRQ)
+  ) board (
+    .clk_i(clk), .lock_i(lock), .btn_ni(BTN_N), .rx_i(RX), .tx_o(TX), .rst_no(),
+    .ok_o(ok), .err_o(err), .trap_o(trap));
 
-  wire        halt, cpu_trap, uart_tx;
-  wire [31:0] halt_code;
-  am_soc #(
-    .RAM_WORDS(16384), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .STATS(STATS), .TRACE(0), .MASKED_IRQ(MASKED_IRQ)
-  ) soc (
-    .clk_i(clk), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
-    .uart_tx_o(uart_tx), .uart_rx_i(RX), .halt_o(halt), .cpu_trap_o(cpu_trap),
-    .halt_code_o(halt_code),
-    .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
-    .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
-    .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(),
-    .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o());
-
-  assign LEDG_N = !(halt && halt_code == 32'd0);
-  assign LEDR_N = !((halt && halt_code != 32'd0) || cpu_trap);
-  // The UART's flip-flops power up 0: hold the line idle (high) until the SoC
-  // leaves reset, so the terminal never sees a false start bit.
-  assign TX = rst_n ? uart_tx : 1'b1;
+  assign LEDG_N = !ok;
+  assign LEDR_N = !(err || trap);
 endmodule
 
 `default_nettype wire

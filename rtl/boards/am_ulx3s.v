@@ -1,6 +1,7 @@
 // am_ulx3s — actormachine on the ULX3S (ECP5 LFE5U-12F/25F/45F/85F, CABGA381).
 //
-// Owns: the PLL (25 MHz oscillator -> CLK_HZ), the reset, the pins. The SoC
+// Owns: the PLL (25 MHz oscillator -> CLK_HZ) and the pins (reset and SoC:
+// rtl/boards/am_board_soc.v). The SoC
 // runs at the simulation's defaults (64 KiB RAM with the full firmware, the
 // actor unit's default size, RV32IM) and one demo: SYS.BOOT_BEH = BOOT_BEH.
 // Console: UART 115200 8N1 through the FT231X (/dev/ttyUSB0). RAM:
@@ -52,29 +53,17 @@ module am_ulx3s #(
     .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1),
     .PHASELOADREG(1'b1), .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0), .LOCK(lock));
 
-  wire rst_n;
-  am_board_reset rst (.clk_i(clk), .lock_i(lock), .btn_ni(btn[0]), .rst_no(rst_n));
+  wire rst_n, ok, err, trap;
+  am_board_soc #(
+    .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
+    .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS),
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .MASKED_IRQ(MASKED_IRQ)
+  ) board (
+    .clk_i(clk), .lock_i(lock), .btn_ni(btn[0]), .rx_i(ftdi_txd), .tx_o(ftdi_rxd), .rst_no(rst_n),
+    .ok_o(ok), .err_o(err), .trap_o(trap));
 
-  wire        halt, cpu_trap, uart_tx;
-  wire [31:0] halt_code;
-  am_soc #(
-    .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .STATS(STATS), .TRACE(0), .MASKED_IRQ(MASKED_IRQ)
-  ) soc (
-    .clk_i(clk), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
-    .uart_tx_o(uart_tx), .uart_rx_i(ftdi_txd), .halt_o(halt), .cpu_trap_o(cpu_trap),
-    .halt_code_o(halt_code),
-    .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
-    .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
-    .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(),
-    .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o());
-
-  assign led = {rst_n, 4'd0, cpu_trap, halt && halt_code != 32'd0, halt && halt_code == 32'd0};
+  assign led = {rst_n, 4'd0, trap, err, ok};
   assign wifi_gpio0 = 1'b1;
-  // The UART's flip-flops power up 0: hold the line idle (high) until the SoC
-  // leaves reset, so the terminal never sees a false start bit.
-  assign ftdi_rxd = rst_n ? uart_tx : 1'b1;
 endmodule
 
 `default_nettype wire
