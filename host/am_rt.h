@@ -117,7 +117,8 @@ am_status am_spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *state, am_r
  * console stays pinned (AM_E_BAD_REF for it too). */
 am_status am_unpin(am_rt *rt, am_ref ref);
 /* Collect now (outside transactions; the automatic trigger is am_config's
- * gc_low / gc_period). Returns the number of actors reclaimed. */
+ * gc_low / gc_period). Returns the number of actors reclaimed; called from
+ * inside a behavior it does nothing and returns 0. */
 uint32_t am_gc(am_rt *rt);
 am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg);
 

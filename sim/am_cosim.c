@@ -70,7 +70,9 @@ static void on_ref_trace(void *user, const char *line, size_t n)
 {
     cosim *c = user;
     if (n >= sizeof c->ref_line) n = sizeof c->ref_line - 1;
-    if (n > 9 && memcmp(line + 6, " G gc ", 6) == 0) {   /* a collection, not a transaction */
+    size_t d = 0;                                         /* the sequence number's digits */
+    while (d < n && line[d] >= '0' && line[d] <= '9') d++;
+    if (n - d > 6 && memcmp(line + d, " G gc ", 6) == 0) {   /* a collection, not a transaction */
         memcpy(c->ref_gc, line, n);
         c->ref_gc[n] = 0;
         return;
