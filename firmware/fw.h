@@ -65,6 +65,7 @@
 
 #define AU_CTRL_RUN    1u
 #define AU_STATUS_EVENT 1u    /* a transaction is open */
+#define AU_STATUS_WD_HOLD 16u /* a watchdog abort awaits acknowledgement */
 
 /* Cycles a behavior may run before the unit aborts it (WATCHDOG). Generous:
  * on a board the console alone may wait ~70,000 cycles for the UART. */

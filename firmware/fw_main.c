@@ -46,7 +46,13 @@ void fw_loop(void)
 {
     for (;;) {
         am_ref self = AU(AU_SELF);          /* waits for the next event */
-        if (self == AM_NIL) fw_halt(FW_HALT_OK);
+        if (self == AM_NIL) {
+            /* no event: the run is over -- unless the watchdog holds
+             * dispatch (fw_trap acknowledges it; not reached in practice,
+             * the interrupt comes first) */
+            if (AU(AU_STATUS) & AU_STATUS_WD_HOLD) continue;
+            fw_halt(FW_HALT_OK);
+        }
         am_beh beh = AU(AU_BEH);           /* < BEH_COUNT: checked by the unit */
         fw_behaviors[beh]((am_ctx *)0);
         AU(AU_COMMIT) = 0;
@@ -96,11 +102,6 @@ void fw_trap(uint32_t irqs, uint32_t pc)
          * earlier fault's) and waits for this acknowledgement; we abandon the
          * behavior that was running. */
         AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;
-    uint32_t gc = SYS(SYS_GC_CONFIG);      /* the testbench's collector settings */
-    if (gc >> 31) {
-        AU(AU_GC_LOW) = (gc >> 16) & 0xffu;
-        AU(AU_GC_PERIOD) = gc & 0xffffu;
-    }
         return;
     }
     if (irqs & IRQ_BUS_ERROR)
@@ -115,7 +116,11 @@ void fw_trap(uint32_t irqs, uint32_t pc)
 
     /* A behavior runs exactly while a transaction is open (between the SELF
      * read and the COMMIT): a trap anywhere else is a firmware bug. */
-    if (!(AU(AU_STATUS) & AU_STATUS_EVENT)) {
+    uint32_t st = AU(AU_STATUS);
+    if (!(st & AU_STATUS_EVENT)) {
+        /* the watchdog aborted the transaction while this trap was on its
+         * way: its interrupt (pending, taken after RETIRQ) acknowledges */
+        if (st & AU_STATUS_WD_HOLD) return;
         fw_puts("firmware: trap outside a behavior\n");
         fw_halt(FW_HALT_PANIC);
     }

@@ -142,10 +142,13 @@ module am_actor_unit #(
   wire       pending = (p_op_q != P_NONE);
   // Watchdog: a transaction open for WATCHDOG cycles (0 = off) is aborted by
   // the unit (cause WATCHDOG, unless an earlier fault was recorded). The unit
-  // then holds: it dispatches nothing and every access but a write to
-  // WATCHDOG (the acknowledgement) waits, with wd_irq_o high, so the firmware
-  // abandons the behavior in its interrupt handler before anything else runs,
-  // and a COMMIT racing the abort finds no transaction open.
+  // then holds, with wd_irq_o high, until the firmware acknowledges by
+  // writing WATCHDOG: it dispatches nothing, and every other write completes
+  // at once and is ignored -- it comes from the abandoned behavior, which may
+  // be spinning on the unit (a write that waited instead would keep the core
+  // from ever taking the interrupt). Reads are served as usual. So a COMMIT
+  // racing the abort finds nothing to commit, and nothing the behavior does
+  // after the abort reaches the unit.
   reg  [31:0] wd_budget_q, wd_cnt_q;
   reg         wd_hold_q;
   // wd_over_q = (wd_budget_q != 0 && wd_cnt_q >= wd_budget_q), computed a
@@ -160,42 +163,43 @@ module am_actor_unit #(
 
   // The unit is busy (every access waits) while the sequencer owns the
   // RAMs, a checked operation is in its second cycle, the allocator re-reads
-  // its stack top, a dispatch is about to start, or the watchdog fires/holds:
+  // its stack top, a dispatch is about to start, or the watchdog fires:
   //   busy_now = d_owns || pending || !tbl_ready ||
   //              (d_idle && run_q && !wd_hold_q && (!q_empty || d_redir)) ||
-  //              wd_fire || (wd_hold_q && !(a write to WATCHDOG))
-  // All but the last term are functions of registers; busy_q holds them,
-  // computed a cycle ahead from the next-state values, so the bus's ready
-  // signal is a couple of gates from the core's request (the iCE40 critical
-  // path ran through this OR). With TRACE=1 (simulation) every cycle checks
-  // busy_q against the direct formula.
+  //              wd_fire
+  // These are functions of registers; busy_q holds them, computed a cycle
+  // ahead from the next-state values, so the bus's ready signal depends on
+  // no address bit: it is a couple of gates from the core's request (the
+  // iCE40 critical path ran through this). With TRACE=1 (simulation) every
+  // cycle checks busy_q against the direct formula.
   reg        busy_q;
-  // Written out per direction: while the watchdog holds, only a write to
-  // WATCHDOG gets through (busy_q covers d_owns and pending), reads wait.
-  wire       wr_acc  = mem_valid_i && wr && !busy_q && (!wd_hold_q || wd_addr);
-  wire       rd_acc  = mem_valid_i && !wr && !busy_q && !wd_hold_q && !rd_ready_q;
+  // wr_acc: a write completes; wr_do: it takes effect (not during a watchdog
+  // hold, except the acknowledgement). rd_acc: a read starts.
+  wire       wr_acc  = mem_valid_i && wr && !busy_q;
+  wire       wr_do   = wr_acc && (!wd_hold_q || wd_addr);
+  wire       rd_acc  = mem_valid_i && !wr && !busy_q && !rd_ready_q;
   assign mem_ready_o = wr_acc || rd_ready_q;
 
   wire ext_free = d_idle && !run_q;                 // external operations allowed
 
-  wire w_send_w  = wr_acc && (a[7:3] == 5'h02);     // 0x040 SEND_W[i]
-  wire w_bec_w   = wr_acc && (a[7:3] == 5'h03);     // 0x060 BECOME_W[i]
-  wire w_new_st  = wr_acc && (a[7:3] == 5'h04);     // 0x080 NEW_STATE[i]
-  wire w_send    = wr_acc && (a[7:4] == 4'h3) && d_open;  // 0x0C0 SEND[n]
-  wire w_create  = wr_acc && (a[7:4] == 4'h4) && d_open;  // 0x100 CREATE[n]
-  wire w_become  = wr_acc && (a[7:4] == 4'h5) && d_open;  // 0x140 BECOME[n]
-  wire w_inject  = wr_acc && (a[7:4] == 4'h6);      // 0x180 INJECT[n]
-  wire w_spawn   = wr_acc && (a[7:4] == 4'h7);      // 0x1C0 SPAWN[n]
-  wire w_commit  = wr_acc && (a == 8'h80) && d_open;      // 0x200 COMMIT
-  wire w_abort   = wr_acc && (a[7:4] == 4'h9) && d_open;  // 0x240 ABORT[cause]
-  wire w_free    = wr_acc && (a == 8'h05);          // 0x014 FREE
-  wire w_ctrl    = wr_acc && (a == 8'h01);          // 0x004 CTRL
-  wire w_behcnt  = wr_acc && (a == 8'h02);          // 0x008 BEH_COUNT
-  wire w_wdog    = wr_acc && (a == 8'h07);          // 0x01C WATCHDOG
-  wire w_fh      = wr_acc && (a == 8'hA8);          // 0x2A0 FAULT_HANDLER
-  wire w_gc_low    = wr_acc && (a == 8'hAC);        // 0x2B0 GC_LOW
-  wire w_gc_period = wr_acc && (a == 8'hAD);        // 0x2B4 GC_PERIOD
-  wire w_set_fh  = wr_acc && (a == 8'hA9) && d_open;  // 0x2A4 SET_HANDLER (staged)
+  wire w_send_w  = wr_do && (a[7:3] == 5'h02);     // 0x040 SEND_W[i]
+  wire w_bec_w   = wr_do && (a[7:3] == 5'h03);     // 0x060 BECOME_W[i]
+  wire w_new_st  = wr_do && (a[7:3] == 5'h04);     // 0x080 NEW_STATE[i]
+  wire w_send    = wr_do && (a[7:4] == 4'h3) && d_open;  // 0x0C0 SEND[n]
+  wire w_create  = wr_do && (a[7:4] == 4'h4) && d_open;  // 0x100 CREATE[n]
+  wire w_become  = wr_do && (a[7:4] == 4'h5) && d_open;  // 0x140 BECOME[n]
+  wire w_inject  = wr_do && (a[7:4] == 4'h6);      // 0x180 INJECT[n]
+  wire w_spawn   = wr_do && (a[7:4] == 4'h7);      // 0x1C0 SPAWN[n]
+  wire w_commit  = wr_do && (a == 8'h80) && d_open;      // 0x200 COMMIT
+  wire w_abort   = wr_do && (a[7:4] == 4'h9) && d_open;  // 0x240 ABORT[cause]
+  wire w_free    = wr_do && (a == 8'h05);          // 0x014 FREE
+  wire w_ctrl    = wr_do && (a == 8'h01);          // 0x004 CTRL
+  wire w_behcnt  = wr_do && (a == 8'h02);          // 0x008 BEH_COUNT
+  wire w_wdog    = wr_do && (a == 8'h07);          // 0x01C WATCHDOG
+  wire w_fh      = wr_do && (a == 8'hA8);          // 0x2A0 FAULT_HANDLER
+  wire w_gc_low    = wr_do && (a == 8'hAC);        // 0x2B0 GC_LOW
+  wire w_gc_period = wr_do && (a == 8'hAD);        // 0x2B4 GC_PERIOD
+  wire w_set_fh  = wr_do && (a == 8'hA9) && d_open;  // 0x2A4 SET_HANDLER (staged)
   // a handler is AM_NIL or a reference whose slot is inside the table
   wire fh_arg_ok = (mem_wdata_i == 32'd0) || w_inrange;
   wire set_fh_go = w_set_fh && (cause == 4'd0) && fh_arg_ok;

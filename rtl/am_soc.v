@@ -87,29 +87,55 @@ module am_soc #(
     .pcpi_wr(1'b0), .pcpi_rd(32'd0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
     .irq(irq), .eoi(eoi), .trace_valid(cpu_trace_valid), .trace_data(cpu_trace_data)
   );
-  // PicoRV32 outputs this SoC does not use (look-ahead bus, PCPI, IRQ
-  // acknowledge, instruction trace).
+  // PicoRV32 outputs this SoC does not use (the look-ahead bus's data, PCPI,
+  // IRQ acknowledge, instruction trace).
   wire        la_read, la_write, pcpi_valid, cpu_trace_valid;
   wire [31:0] la_addr, la_wdata, pcpi_insn, pcpi_rs1, pcpi_rs2, eoi;
   wire [3:0]  la_wstrb;
   wire [35:0] cpu_trace_data;
-  wire unused_cpu = ^{la_read, la_write, la_addr, la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
+  wire unused_cpu = ^{la_addr[1:0], la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
                       pcpi_rs1, pcpi_rs2, eoi, cpu_trace_valid, cpu_trace_data};
 
-  // ---- decode -------------------------------------------------------------------
+  // ---- decode ---------------------------------------------------------------------
+  // The region of an access is decoded a cycle ahead, from the look-ahead
+  // address: PicoRV32 loads mem_addr from mem_la_addr exactly when
+  // mem_la_read || mem_la_write (and it is not trapped), and the region
+  // flags are loaded from the same address under the same condition, so
+  // they always describe mem_addr. mem_ready and the read-data mux then
+  // wait for no address compare (the core's address register -> decode ->
+  // ready -> core path was the iCE40 critical path). TRACE=1 checks the
+  // flags against mem_addr on every access.
   // A power-of-two RAM (every configuration here) is decoded from the upper
-  // address bits alone: no comparator between the core's address register
-  // and its read-data mux (that carry chain was the iCE40 critical path).
+  // address bits alone, without a comparator.
   localparam integer RAW = $clog2(RAM_WORDS);
   localparam         RAM_POW2 = (1 << RAW) == RAM_WORDS;
-  wire in_ram  = RAM_POW2 ? (mem_addr[31:RAW+2] == 0)
-                          : (mem_addr[31:28] == 4'h0 && {6'd0, mem_addr[27:2]} < RAM_WORDS);
-  wire sel_ram = mem_valid && in_ram;
-  wire sel_au  = mem_valid && mem_addr[31:28] == 4'h1;
-  wire sel_urt = mem_valid && mem_addr[31:28] == 4'h2;
-  wire sel_sys = mem_valid && mem_addr[31:28] == 4'h3;
-  wire sel_err = mem_valid && !in_ram && !sel_au && !sel_urt && !sel_sys;
+  function automatic [3:0] region(input [31:2] addr);   // {sys, uart, unit, ram}
+    region = {addr[31:28] == 4'h3, addr[31:28] == 4'h2, addr[31:28] == 4'h1,
+              RAM_POW2 ? (addr[31:RAW+2] == 0)
+                       : (addr[31:28] == 4'h0 && {6'd0, addr[27:2]} < RAM_WORDS)};
+  endfunction
+  reg  [3:0] rgn_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni)                            rgn_q <= 4'd0;
+    else if (!trap && (la_read || la_write)) rgn_q <= region(la_addr[31:2]);
+  end
+  wire sel_ram = mem_valid && rgn_q[0];
+  wire sel_au  = mem_valid && rgn_q[1];
+  wire sel_urt = mem_valid && rgn_q[2];
+  wire sel_sys = mem_valid && rgn_q[3];
+  wire sel_err = mem_valid && rgn_q == 4'd0;
   wire we      = mem_wstrb != 4'd0;
+  generate
+    if (TRACE != 0) begin : g_rgn_check
+      always @(posedge clk_i) begin
+        if (rst_ni && mem_valid && rgn_q != region(mem_addr[31:2])) begin
+          $display("am_soc: region flags %b, but mem_addr %08x is in %b", rgn_q, mem_addr,
+                   region(mem_addr[31:2]));
+          $stop;
+        end
+      end
+    end
+  endgenerate
 
   wire        ram_ready;
   wire [31:0] ram_rdata;

@@ -30,6 +30,7 @@ TEST(faults_program_every_class_in_order)
         AM_FAULT_TOO_MANY_CREATES, AM_FAULT_MSG_TOO_LONG, AM_FAULT_STATE_TOO_LONG,
         AM_FAULT_BAD_BEHAVIOR, AM_FAULT_BAD_BEHAVIOR, AM_FAULT_BAD_REF,
         AM_FAULT_BAD_REF, AM_FAULT_BAD_REF, AM_FAULT_WATCHDOG, AM_FAULT_TOO_MANY_SENDS,
+        AM_FAULT_TOO_MANY_SENDS, AM_FAULT_WATCHDOG,
     };
     am_rt *rt;
     am_counters c = run("faults", &rt);

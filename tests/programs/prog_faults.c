@@ -55,6 +55,12 @@ void prog_faults_victim(am_ctx *ctx)
         for (uint32_t i = 0; i < 9; i++) AM_SEND(ctx, c, i);
         prog_trap(ctx, AM_FAULT_WATCHDOG);
         break;
+    case FAULTS_OP_SENDS_SPIN:
+        /* the host stops at the 9th send; the hardware records the fault and
+         * the behavior keeps writing to the unit until the watchdog, whose
+         * hold ignores those writes (a waiting write would block its IRQ) */
+        for (;;) AM_SEND(ctx, c, 0);
+    case FAULTS_OP_READS_SPIN: prog_spin_on_unit(ctx); break;
     default:
         /* FAULTS_OP_NONE: a created victim's own message; commit quietly */
         return;

@@ -22,7 +22,9 @@ enum {
     FAULTS_OP_REF_GEN,      /* BAD_REF: live slot, wrong generation */
     FAULTS_OP_WATCHDOG,     /* WATCHDOG: an infinite loop */
     FAULTS_OP_SENDS_LOOP,   /* TOO_MANY_SENDS, then an infinite loop: first fault wins */
-    FAULTS_OP_COUNT = FAULTS_OP_SENDS_LOOP
+    FAULTS_OP_SENDS_SPIN,   /* TOO_MANY_SENDS, then sends forever: first fault wins */
+    FAULTS_OP_READS_SPIN,   /* WATCHDOG: an infinite loop reading the unit */
+    FAULTS_OP_COUNT = FAULTS_OP_READS_SPIN
 };
 
 #define FAULTS_FLOOD_DEPTH 3u   /* 1 + 8 + 64 + 512 messages if nothing failed */

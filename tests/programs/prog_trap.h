@@ -41,9 +41,16 @@ static inline void prog_trap(am_ctx *ctx, uint32_t cause)
     }
     for (;;) { }   /* not reached: the trap does not return */
 }
+/* An infinite loop that keeps reading the unit: the watchdog must still get
+ * through (docs/actor-unit.md, "Watchdog"). */
+static inline void prog_spin_on_unit(am_ctx *ctx)
+{
+    for (;;) (void)am_self(ctx);
+}
 #else
 #include "am_rt.h"
 static inline void prog_trap(am_ctx *ctx, uint32_t cause) { am_host_trap(ctx, cause); }
+static inline void prog_spin_on_unit(am_ctx *ctx) { am_host_trap(ctx, AM_FAULT_WATCHDOG); }
 #endif
 
 #endif /* PROG_TRAP_H */

@@ -476,6 +476,15 @@ static void fault_delivery() {
   CHECK(rd(SELF) == b, "event");
   for (int i = 0; i < 60; i++) tick();
   CHECK(dut->wd_irq_o, "watchdog interrupt raised");
+  // the hold: the abandoned behavior's writes complete at once and are
+  // ignored (a waiting write would keep the core from taking the interrupt);
+  // reads are served
+  wr(SEND_W, b); CHECK(last_cycles == 1, "a write during the hold completes at once");
+  wr(SEND + 4 * 1, b); wr(COMMIT, 0);
+  wr(CTRL, 0); CHECK(rd(CTRL) == 1, "a CTRL write during the hold is ignored");
+  CHECK((rd(STATUS) & 0x11) == 0x10, "STATUS: WD_HOLD, no transaction open");
+  CHECK(rd(SELF) == 0 && rd(QUEUED) == 0, "nothing dispatched during the hold");
+  CHECK(dut->wd_irq_o, "still holding");
   wr(WATCHDOG, 0);                                  // acknowledge (and switch it off)
   CHECK(!dut->wd_irq_o, "acknowledged");
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 15 && rd(F_TARGET) == b, "WATCHDOG delivered");
