@@ -13,8 +13,10 @@
 //   dispatch order, atomic O(1) commit of the staged sends (am_event_queue).
 // * Bus: one access at a time; mem_addr_i[9:2] selects a 32-bit register,
 //   the caller decodes the unit's base address into mem_valid_i. Writes
-//   complete in the cycle they are presented (mem_ready_o combinational)
-//   unless the unit is busy; reads complete one cycle later. While the unit
+//   complete in the cycle they are presented unless the unit is busy; reads
+//   complete one cycle later. mem_ready_o is a register: the caller says a
+//   cycle ahead that a write comes (wr_next_i), as PicoRV32's look-ahead
+//   bus does. While the unit
 //   is busy (dispatching, finishing a transaction, resolving a reference or
 //   allocation check — always a bounded number of cycles) every access
 //   waits with mem_ready_o low.
@@ -44,6 +46,12 @@ module am_actor_unit #(
   input  wire [31:0]             mem_wdata_i,
   input  wire [3:0]              mem_wstrb_i,
   output wire [31:0]             mem_rdata_o,
+  // the look-ahead: a write to the unit is presented in the next cycle
+  // (PicoRV32's mem_la_write decoded, or this cycle's write continuing);
+  // ready_d_o is mem_ready_o's value in the next cycle (the SoC registers
+  // its bus ready from it)
+  input  wire                    wr_next_i,
+  output wire                    ready_d_o,
   // watchdog: high from a watchdog abort until the firmware acknowledges it
   // (write WATCHDOG); wire it to a level-sensitive CPU interrupt
   output wire                    wd_irq_o,
@@ -149,13 +157,15 @@ module am_actor_unit #(
   // from ever taking the interrupt). Reads are served as usual. So a COMMIT
   // racing the abort finds nothing to commit, and nothing the behavior does
   // after the abort reaches the unit.
-  reg  [31:0] wd_budget_q, wd_cnt_q;
+  // wd_rem_q counts down from the budget while a transaction is open (it is
+  // reloaded while none is): after k open cycles it holds budget - k.
+  // wd_over_q = (budget != 0 && the transaction has been open for budget
+  // cycles), computed a cycle ahead from registers (wd_rem_q <= 1): no
+  // compare on the bus path, and no comparator at all. A WATCHDOG write
+  // applies from the next transaction on (the firmware writes WATCHDOG only
+  // outside transactions).
+  reg  [31:0] wd_budget_q, wd_rem_q;
   reg         wd_hold_q;
-  // wd_over_q = (wd_budget_q != 0 && wd_cnt_q >= wd_budget_q), computed a
-  // cycle ahead from registers only (wd_cnt_q + 1 >= budget is compared as
-  // wd_cnt_q >= budget - 1, kept in wd_bm1_q): no compare on the bus path.
-  // A WATCHDOG write applies to this check from the cycle after it (the
-  // firmware writes WATCHDOG only outside transactions).
   reg         wd_over_q;
   wire        wd_fire = d_open && !wd_hold_q && wd_over_q;
   wire        wd_addr = (mem_addr_i[9:2] == 8'h07);
@@ -173,25 +183,35 @@ module am_actor_unit #(
   // iCE40 critical path ran through this). With TRACE=1 (simulation) every
   // cycle checks busy_q against the direct formula.
   reg        busy_q;
-  // wr_acc: a write completes; wr_do: it takes effect (not during a watchdog
-  // hold, except the acknowledgement). rd_acc: a read starts.
-  wire       wr_acc  = mem_valid_i && wr && !busy_q;
+  // wr_acc: a write completes (= mem_valid_i && wr && !busy_q, registered a
+  // cycle ahead from wr_next_i and busy_d; TRACE=1 checks the equality);
+  // wr_do: it takes effect (not during a watchdog hold, except the
+  // acknowledgement). rd_acc: a read starts. mem_ready_o is two registers.
+  reg        wr_acc_q;
+  wire       wr_acc  = wr_acc_q;
   wire       wr_do   = wr_acc && (!wd_hold_q || wd_addr);
   wire       rd_acc  = mem_valid_i && !wr && !busy_q && !rd_ready_q;
   assign mem_ready_o = wr_acc || rd_ready_q;
 
   wire ext_free = d_idle && !run_q;                 // external operations allowed
 
+  // operations decoded from the address alone (the checks use these; the
+  // bus strobe wr_do is applied last)
+  wire a_send    = (a[7:4] == 4'h3) && d_open;      // 0x0C0 SEND[n]
+  wire a_create  = (a[7:4] == 4'h4) && d_open;      // 0x100 CREATE[n]
+  wire a_become  = (a[7:4] == 4'h5) && d_open;      // 0x140 BECOME[n]
+  wire a_commit  = (a == 8'h80) && d_open;          // 0x200 COMMIT
+  wire a_abort   = (a[7:4] == 4'h9) && d_open;      // 0x240 ABORT[cause]
+  wire a_set_fh  = (a == 8'hA9) && d_open;          // 0x2A4 SET_HANDLER (staged)
   wire w_send_w  = wr_do && (a[7:3] == 5'h02);     // 0x040 SEND_W[i]
   wire w_bec_w   = wr_do && (a[7:3] == 5'h03);     // 0x060 BECOME_W[i]
   wire w_new_st  = wr_do && (a[7:3] == 5'h04);     // 0x080 NEW_STATE[i]
-  wire w_send    = wr_do && (a[7:4] == 4'h3) && d_open;  // 0x0C0 SEND[n]
-  wire w_create  = wr_do && (a[7:4] == 4'h4) && d_open;  // 0x100 CREATE[n]
-  wire w_become  = wr_do && (a[7:4] == 4'h5) && d_open;  // 0x140 BECOME[n]
+  wire w_create  = wr_do && a_create;
+  wire w_become  = wr_do && a_become;
   wire w_inject  = wr_do && (a[7:4] == 4'h6);      // 0x180 INJECT[n]
   wire w_spawn   = wr_do && (a[7:4] == 4'h7);      // 0x1C0 SPAWN[n]
-  wire w_commit  = wr_do && (a == 8'h80) && d_open;      // 0x200 COMMIT
-  wire w_abort   = wr_do && (a[7:4] == 4'h9) && d_open;  // 0x240 ABORT[cause]
+  wire w_commit  = wr_do && a_commit;
+  wire w_abort   = wr_do && a_abort;
   wire w_free    = wr_do && (a == 8'h05);          // 0x014 FREE
   wire w_ctrl    = wr_do && (a == 8'h01);          // 0x004 CTRL
   wire w_behcnt  = wr_do && (a == 8'h02);          // 0x008 BEH_COUNT
@@ -199,11 +219,11 @@ module am_actor_unit #(
   wire w_fh      = wr_do && (a == 8'hA8);          // 0x2A0 FAULT_HANDLER
   wire w_gc_low    = wr_do && (a == 8'hAC);        // 0x2B0 GC_LOW
   wire w_gc_period = wr_do && (a == 8'hAD);        // 0x2B4 GC_PERIOD
-  wire w_set_fh  = wr_do && (a == 8'hA9) && d_open;  // 0x2A4 SET_HANDLER (staged)
+  wire w_set_fh  = wr_do && a_set_fh;
   // a handler is AM_NIL or a reference whose slot is inside the table
   wire fh_arg_ok = (mem_wdata_i == 32'd0) || w_inrange;
   wire set_fh_go = w_set_fh && (cause == 4'd0) && fh_arg_ok;
-  wire set_fh_bad = w_set_fh && !fh_arg_ok;
+  wire a_set_fh_bad = a_set_fh && !fh_arg_ok;
 
   // argument checks
   wire [SLOT_W-1:0] w_slot   = mem_wdata_i[SLOT_W-1:0];
@@ -315,18 +335,18 @@ module am_actor_unit #(
 
   am_txn #(.MSG_WORDS(MSG_WORDS), .STATE_WORDS(STATE_WORDS), .MAX_SENDS(MAX_SENDS),
            .MAX_CREATES(MAX_CREATES), .SLOT_W(SLOT_W), .BEH_W(BEH_W)) u_txn (
-    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(d_txn_clear),
-    .send_i(w_send), .send_n_i(a_n), .send_go_o(send_go),
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(d_txn_clear), .stb_i(wr_do),
+    .send_i(a_send), .send_n_i(a_n), .send_go_o(send_go),
     .ref_chk_i(t_send), .ref_ok_i(p_ref_ok),
-    .create_i(w_create), .create_n_i(a_n), .create_beh_ok_i(w_beh_ok), .alloc_ok_i(peek_ok),
+    .create_i(a_create), .create_n_i(a_n), .create_beh_ok_i(w_beh_ok), .alloc_ok_i(peek_ok),
     .create_slot_i(peek_slot), .create_go_o(create_go),
-    .become_i(w_become), .become_n_i(a_n), .become_beh_ok_i(w_beh_ok),
+    .become_i(a_become), .become_n_i(a_n), .become_beh_ok_i(w_beh_ok),
     .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
     .bw_we_i(w_bec_w && ({1'b0, a[2:0]} < STATE_WORDS[3:0])), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
     .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
-    .fail_i(w_abort || wd_fire || set_fh_bad),
-    .fail_cause_i(wd_fire ? 4'd15 : set_fh_bad ? 4'd2 : a_n),
-    .qfull_i(w_commit && !commit_ok),
+    .bfail_i(a_abort || a_set_fh_bad), .bfail_cause_i(a_set_fh_bad ? 4'd2 : a_n),
+    .afail_i(wd_fire), .afail_cause_i(4'd15),
+    .qfull_i(a_commit && !commit_ok),
     .cause_o(cause), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),
     .cre_slot_o(cre_slot), .become_o(become), .become_beh_o(become_beh), .become_n_o(become_n));
 
@@ -418,10 +438,9 @@ module am_actor_unit #(
   end
 
   // ---------------------------------------------------------------- watchdog
-  reg  [31:0] wd_bm1_q;     // wd_budget_q - 1
   reg         wd_on_q;      // wd_budget_q != 0
-  wire [31:0] wd_cnt_d    = d_open ? wd_cnt_q + 32'd1 : 32'd0;
-  wire        wd_over_d   = d_open && wd_on_q && (wd_cnt_q >= wd_bm1_q);
+  wire [31:0] wd_rem_d    = d_open ? wd_rem_q - 32'd1 : wd_budget_q;
+  wire        wd_over_d   = d_open && wd_on_q && (wd_rem_q[31:1] == 31'd0);
   wire        wd_hold_d   = w_wdog ? 1'b0 : (wd_fire ? 1'b1 : wd_hold_q);
 
   // ---------------------------------------------------------------- the busy flag, a cycle ahead
@@ -431,9 +450,15 @@ module am_actor_unit #(
                 (d_idle_d && run_d && !wd_hold_d && (!q_empty_d || d_redir_d)) ||
                 (d_open_d && !wd_hold_d && wd_over_d);
   always @(posedge clk_i) begin
-    if (!rst_ni) busy_q <= 1'b0;
-    else         busy_q <= busy_d;
+    if (!rst_ni) begin
+      busy_q   <= 1'b0;
+      wr_acc_q <= 1'b0;
+    end else begin
+      busy_q   <= busy_d;
+      wr_acc_q <= wr_next_i && !busy_d;
+    end
   end
+  assign ready_d_o = rd_acc || (wr_next_i && !busy_d);
   wire unused_redir = d_redir;   // read by the check below only (TRACE=1)
   generate
     if (TRACE != 0) begin : g_busy_check
@@ -444,24 +469,27 @@ module am_actor_unit #(
           $display("am_actor_unit: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
           $stop;
         end
+        if (rst_ni && wr_acc_q != (mem_valid_i && wr && !busy_q)) begin
+          $display("am_actor_unit: wr_acc_q = %0d, but valid %0d write %0d busy %0d (wr_next_i wrong?)",
+                   wr_acc_q, mem_valid_i, wr, busy_q);
+          $stop;
+        end
       end
     end
   endgenerate
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       wd_budget_q <= 32'd0;
-      wd_bm1_q    <= 32'hFFFF_FFFF;
       wd_on_q     <= 1'b0;
-      wd_cnt_q    <= 32'd0;
+      wd_rem_q    <= 32'd0;
       wd_hold_q   <= 1'b0;
       wd_over_q   <= 1'b0;
     end else begin
-      wd_cnt_q  <= wd_cnt_d;
+      wd_rem_q  <= wd_rem_d;
       wd_over_q <= wd_over_d;
       if (wd_fire) wd_hold_q <= 1'b1;
       if (w_wdog) begin
         wd_budget_q <= mem_wdata_i;
-        wd_bm1_q    <= mem_wdata_i - 32'd1;
         wd_on_q     <= (mem_wdata_i != 32'd0);
         wd_hold_q   <= 1'b0;
       end
@@ -666,6 +694,7 @@ module am_actor_unit #(
       assign trace_code_o  = g_done ? {{(31-SLOT_W){1'b0}}, t_free_n} :   // GC: free slots after
                              (d_end && !d_commit && end_cause == 4'd1) ? abort_code_q : 32'd0;
     end else begin : g_notrace
+      wire unused_trace_only = w_become;   // the trace port's only reader
       assign trace_valid_o = 1'b0;
       assign trace_kind_o  = 4'd0;
       assign trace_seq_o   = 32'd0;

@@ -96,15 +96,16 @@ module am_soc #(
   wire unused_cpu = ^{la_addr[1:0], la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
                       pcpi_rs1, pcpi_rs2, eoi, cpu_trace_valid, cpu_trace_data};
 
-  // ---- decode ---------------------------------------------------------------------
-  // The region of an access is decoded a cycle ahead, from the look-ahead
-  // address: PicoRV32 loads mem_addr from mem_la_addr exactly when
-  // mem_la_read || mem_la_write (and it is not trapped), and the region
-  // flags are loaded from the same address under the same condition, so
-  // they always describe mem_addr. mem_ready and the read-data mux then
-  // wait for no address compare (the core's address register -> decode ->
-  // ready -> core path was the iCE40 critical path). TRACE=1 checks the
-  // flags against mem_addr on every access.
+  // ---- decode and ready, a cycle ahead -------------------------------------------
+  // PicoRV32 starts an access in the cycle after mem_la_read/mem_la_write,
+  // loading mem_addr/mem_wstrb from the look-ahead bus (unless it is
+  // trapped), and holds it until mem_ready. So the next cycle's access is
+  // known in this one: its region flags are loaded from mem_la_addr, and the
+  // bus ready is a register, computed from every slave's next-cycle ready.
+  // Neither mem_ready nor the read-data mux waits for an address compare
+  // (the core's address register -> decode -> ready -> core path was the
+  // iCE40 critical path). TRACE=1 checks both against the direct formulas
+  // on every cycle.
   // A power-of-two RAM (every configuration here) is decoded from the upper
   // address bits alone, without a comparator.
   localparam integer RAW = $clog2(RAM_WORDS);
@@ -114,28 +115,22 @@ module am_soc #(
               RAM_POW2 ? (addr[31:RAW+2] == 0)
                        : (addr[31:28] == 4'h0 && {6'd0, addr[27:2]} < RAM_WORDS)};
   endfunction
+  wire       we      = mem_wstrb != 4'd0;
+  wire       la_go   = !trap && (la_read || la_write);        // mem_addr <= mem_la_addr
+  wire       acc_d   = la_go || (mem_valid && !mem_ready);    // mem_valid next cycle
   reg  [3:0] rgn_q;
+  wire [3:0] rgn_d   = la_go ? region(la_addr[31:2]) : rgn_q;
+  wire       we_d    = la_go ? la_write : we;
+  wire [1:0] ua_d    = la_go ? la_addr[3:2] : mem_addr[3:2];  // UART register
   always @(posedge clk_i) begin
-    if (!rst_ni)                            rgn_q <= 4'd0;
-    else if (!trap && (la_read || la_write)) rgn_q <= region(la_addr[31:2]);
+    if (!rst_ni) rgn_q <= 4'd0;
+    else         rgn_q <= rgn_d;
   end
   wire sel_ram = mem_valid && rgn_q[0];
   wire sel_au  = mem_valid && rgn_q[1];
   wire sel_urt = mem_valid && rgn_q[2];
   wire sel_sys = mem_valid && rgn_q[3];
   wire sel_err = mem_valid && rgn_q == 4'd0;
-  wire we      = mem_wstrb != 4'd0;
-  generate
-    if (TRACE != 0) begin : g_rgn_check
-      always @(posedge clk_i) begin
-        if (rst_ni && mem_valid && rgn_q != region(mem_addr[31:2])) begin
-          $display("am_soc: region flags %b, but mem_addr %08x is in %b", rgn_q, mem_addr,
-                   region(mem_addr[31:2]));
-          $stop;
-        end
-      end
-    end
-  endgenerate
 
   wire        ram_ready;
   wire [31:0] ram_rdata;
@@ -143,20 +138,21 @@ module am_soc #(
     .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_ram), .ready_o(ram_ready),
     .addr_i(mem_addr[RAW+1:2]), .wdata_i(mem_wdata), .wstrb_i(mem_wstrb), .rdata_o(ram_rdata));
 
-  wire        urt_ready;
+  wire        urt_ready, urt_full_d;
   wire [31:0] urt_rdata;
   am_uart #(.DIV(UART_DIV)) uart (
     .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_urt), .ready_o(urt_ready),
-    .addr_i(mem_addr[3:2]), .wdata_i(mem_wdata), .we_i(we), .rdata_o(urt_rdata),
+    .tx_full_d_o(urt_full_d), .addr_i(mem_addr[3:2]), .wdata_i(mem_wdata), .we_i(we), .rdata_o(urt_rdata),
     .tx_o(uart_tx_o), .rx_i(uart_rx_i), .tx_strobe_o(con_strobe_o), .tx_byte_o(con_byte_o));
 
-  wire        au_ready;
+  wire        au_ready, au_ready_d;
   wire [31:0] au_rdata;
   wire        au_wd_irq;
   am_actor_unit #(.TABLE_SLOTS(TABLE_SLOTS), .QUEUE_AW(QAW), .TRACE(TRACE), .STATS(STATS)) au (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .mem_valid_i(sel_au), .mem_ready_o(au_ready), .mem_addr_i(mem_addr),
-    .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata), .wd_irq_o(au_wd_irq),
+    .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata),
+    .wr_next_i(acc_d && rgn_d[1] && we_d), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
     .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o));
@@ -190,8 +186,39 @@ module am_soc #(
   assign report_strobe_o = sel_sys && we && mem_addr[4:2] == 3'd3;
   assign report_word_o   = mem_wdata;
 
-  assign mem_ready = (sel_ram && ram_ready) || (sel_au && au_ready) ||
-                     (sel_urt && urt_ready) || sel_sys || sel_err;
+  // mem_ready, a cycle ahead: the RAM answers the cycle after an access
+  // starts; the unit says itself; a UART access waits only for a TXDATA
+  // write while the holding register is full; SYS and the bus-error
+  // responder answer at once.
+  wire ready_d = (sel_ram && !ram_ready) || au_ready_d ||
+                 (acc_d && rgn_d[2] && !(we_d && ua_d == 2'd0 && urt_full_d)) ||
+                 (acc_d && (rgn_d[3] || rgn_d == 4'd0));
+  reg  ready_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni) ready_q <= 1'b0;
+    else         ready_q <= ready_d;
+  end
+  assign mem_ready = ready_q;
+  generate
+    if (TRACE != 0) begin : g_bus_check
+      wire ready_now = (sel_ram && ram_ready) || (sel_au && au_ready) ||
+                       (sel_urt && urt_ready) || sel_sys || sel_err;
+      always @(posedge clk_i) begin
+        if (rst_ni && mem_valid && rgn_q != region(mem_addr[31:2])) begin
+          $display("am_soc: region flags %b, but mem_addr %08x is in %b", rgn_q, mem_addr,
+                   region(mem_addr[31:2]));
+          $stop;
+        end
+        if (rst_ni && mem_ready != ready_now) begin
+          $display("am_soc: mem_ready %0d, but the slaves say %0d (addr %08x)", mem_ready,
+                   ready_now, mem_addr);
+          $stop;
+        end
+      end
+    end else begin : g_no_bus_check
+      wire unused_check_only = urt_ready;   // the UART's own ready: for the check
+    end
+  endgenerate
   always @(*) begin
     mem_rdata = 32'd0;
     if (sel_ram) mem_rdata = ram_rdata;

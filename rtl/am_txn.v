@@ -13,8 +13,12 @@
 //   FAIL/firmware aborts via fail_i; QUEUE_FULL via qfull_i (at commit).
 // * The first fault wins: once cause_o != 0, no operation is accepted
 //   (the *_go_o outputs stay low) and the cause never changes until clear_i.
-// * At most one operation per cycle is presented; ref_chk_i (an older SEND)
-//   takes priority over anything else presented in the same cycle.
+// * Bus operations (send_i, create_i, become_i, bfail_i, qfull_i) are
+//   decoded from the address alone and take effect only with stb_i (the bus
+//   write is accepted this cycle): the strobe, which depends on the bus
+//   handshake, meets the decoded checks at the last gate. ref_chk_i (an
+//   older SEND's second cycle) and afail_i (the watchdog) never coincide
+//   with stb_i (the unit is busy in those cycles); they take priority.
 // * The BECOME words live in a RAM (bw_*) so that self's state as of
 //   dispatch stays untouched until the commit copies them.
 `default_nettype none
@@ -30,6 +34,7 @@ module am_txn #(
   input  wire                 clk_i,
   input  wire                 rst_ni,
   input  wire                 clear_i,
+  input  wire                 stb_i,       // a bus write takes effect this cycle
   // SEND
   input  wire                 send_i,
   input  wire [3:0]           send_n_i,
@@ -54,9 +59,12 @@ module am_txn #(
   input  wire [31:0]          bw_wdata_i,
   input  wire [SIW-1:0]       bw_ridx_i,
   output reg  [31:0]          bw_rdata_o,
-  // aborts
-  input  wire                 fail_i,
-  input  wire [3:0]           fail_cause_i,
+  // aborts: by a bus write (ABORT, a bad SET_HANDLER), by the unit itself
+  // (the watchdog), and QUEUE_FULL at COMMIT
+  input  wire                 bfail_i,
+  input  wire [3:0]           bfail_cause_i,
+  input  wire                 afail_i,
+  input  wire [3:0]           afail_cause_i,
   input  wire                 qfull_i,
   // state
   output reg  [3:0]           cause_o,
@@ -85,33 +93,37 @@ module am_txn #(
   wire create_many  = (ncreates_o == MAX_CREATES[CW-1:0]);
   wire become_long  = (become_n_i > STATE_WORDS[3:0]);
 
-  assign send_go_o   = ok && send_i && !send_long && !send_many;
-  assign create_go_o = ok && create_i && create_beh_ok_i && !create_long && !create_many && alloc_ok_i;
-  assign become_go_o = ok && become_i && become_beh_ok_i && !become_long;
+  assign send_go_o   = ok && stb_i && send_i && !send_long && !send_many;
+  assign create_go_o = ok && stb_i && create_i && create_beh_ok_i && !create_long && !create_many &&
+                       alloc_ok_i;
+  assign become_go_o = ok && stb_i && become_i && become_beh_ok_i && !become_long;
 
-  // The cause of this cycle's failing operation (0 = none).
-  reg [3:0] fault;
+  // The cause the bus operation presented would record (0 = none), from the
+  // address decode and the checks alone.
+  reg [3:0] bfault;
   always @(*) begin
-    fault = 4'd0;
-    if (ref_chk_i) begin
-      if (!ref_ok_i) fault = F_BAD_REF;
-    end else if (send_i) begin
-      if (send_long)      fault = F_MSG_LONG;
-      else if (send_many) fault = F_MANY_SENDS;
+    bfault = 4'd0;
+    if (send_i) begin
+      if (send_long)      bfault = F_MSG_LONG;
+      else if (send_many) bfault = F_MANY_SENDS;
     end else if (create_i) begin
-      if (!create_beh_ok_i)  fault = F_BAD_BEH;
-      else if (create_long)  fault = F_STATE_LONG;
-      else if (create_many)  fault = F_MANY_CREATES;
-      else if (!alloc_ok_i)  fault = F_TABLE_FULL;
+      if (!create_beh_ok_i)  bfault = F_BAD_BEH;
+      else if (create_long)  bfault = F_STATE_LONG;
+      else if (create_many)  bfault = F_MANY_CREATES;
+      else if (!alloc_ok_i)  bfault = F_TABLE_FULL;
     end else if (become_i) begin
-      if (!become_beh_ok_i)  fault = F_BAD_BEH;
-      else if (become_long)  fault = F_STATE_LONG;
-    end else if (fail_i) begin
-      fault = (fail_cause_i == 4'd0) ? F_FAIL : fail_cause_i;
+      if (!become_beh_ok_i)  bfault = F_BAD_BEH;
+      else if (become_long)  bfault = F_STATE_LONG;
+    end else if (bfail_i) begin
+      bfault = (bfail_cause_i == 4'd0) ? F_FAIL : bfail_cause_i;
     end else if (qfull_i) begin
-      fault = F_QUEUE_FULL;
+      bfault = F_QUEUE_FULL;
     end
   end
+  // This cycle's fault (0 = none).
+  wire [3:0] fault = (ref_chk_i && !ref_ok_i) ? F_BAD_REF :
+                     afail_i                 ? afail_cause_i :
+                     stb_i                   ? bfault : 4'd0;
 
   reg [SLOT_W-1:0] cre_q [0:MAX_CREATES-1];
   assign cre_slot_o = cre_q[cre_idx_i];

@@ -17,7 +17,8 @@
 // framing error; a byte arriving while the buffer is full is not delivered but
 // counted as an overrun — both visible in STATUS, never silently lost.
 // tx_strobe_o/tx_byte_o pulse when a byte is accepted for transmission (the
-// simulation testbench reads the console there).
+// simulation testbench reads the console there). tx_full_d_o is the holding
+// register's next state, so the SoC can compute its bus ready a cycle ahead.
 `default_nettype none
 
 module am_uart #(
@@ -27,6 +28,7 @@ module am_uart #(
   input  wire        rst_ni,
   input  wire        valid_i,
   output wire        ready_o,
+  output wire        tx_full_d_o,  // the holding register is full next cycle
   input  wire [3:2]  addr_i,
   input  wire [31:0] wdata_i,
   input  wire        we_i,
@@ -49,6 +51,7 @@ module am_uart #(
 
   wire wr_tx   = valid_i && we_i && addr_i == 2'd0;
   wire tx_take = wr_tx && !hold_full_q;
+  assign tx_full_d_o = rst_ni && (tx_take || (hold_full_q && tx_bits_q != 4'd0));
   assign tx_strobe_o = tx_take;
   assign tx_byte_o   = wdata_i[7:0];
   assign tx_o        = tx_q;

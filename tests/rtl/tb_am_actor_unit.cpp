@@ -65,7 +65,11 @@ static void tick() {
 }
 
 static int last_cycles;  // cycles the last bus access took (1 = no wait state)
+// As PicoRV32 does: one cycle with the look-ahead (a write comes next), then
+// the access, held until ready.
 static uint32_t bus(uint32_t addr, uint32_t wdata, bool wr) {
+  dut->wr_next_i = wr;
+  tick();
   dut->mem_valid_i = 1; dut->mem_addr_i = 0x10000000u | addr; dut->mem_wdata_i = wdata;
   dut->mem_wstrb_i = wr ? 0xF : 0;
   int n = 0;
@@ -74,6 +78,7 @@ static uint32_t bus(uint32_t addr, uint32_t wdata, bool wr) {
     dut->clk_i = 0; dut->eval();
     bool rdy = dut->mem_ready_o;
     r = dut->mem_rdata_o;
+    dut->wr_next_i = wr && !rdy;   // the write continues into the next cycle
     tick(); n++;
     if (rdy) break;
     // a collection holds the bus for up to a few thousand cycles (docs/gc.md)
@@ -471,10 +476,14 @@ static void fault_delivery() {
         "DEAD_TARGET delivered with beh -1");
   wr(COMMIT, 0);
   // WATCHDOG: the unit aborts, holds until acknowledged, then delivers
-  wr(CTRL, 0); wr(WATCHDOG, 40);
+  wr(CTRL, 0); wr(WATCHDOG, 100);
   uint32_t b = spawn(3); inject(b, 1, m3); wr(CTRL, 1);
   CHECK(rd(SELF) == b, "event");
-  for (int i = 0; i < 60; i++) tick();
+  // the transaction opened a few cycles before SELF returned: the abort
+  // comes 100 cycles after the opening, not before
+  for (int i = 0; i < 92; i++) tick();
+  CHECK(!dut->wd_irq_o && (rd(STATUS) & 1), "still open within the budget");
+  for (int i = 0; i < 10; i++) tick();
   CHECK(dut->wd_irq_o, "watchdog interrupt raised");
   // the hold: the abandoned behavior's writes complete at once and are
   // ignored (a waiting write would keep the core from taking the interrupt);
@@ -544,7 +553,7 @@ int main(int argc, char **argv) {
     uint32_t s = rd(SELF); int c_r = last_cycles;
     CHECK(s == M.cur.target, "next event after commit");
     printf("cycles: SEND_W write %d, SEND write %d, COMMIT write %d, SELF read after COMMIT %d "
-           "(COMMIT -> next event readable: %d)\n", c_w, c_s, c_c, c_r, c_c + c_r - 1);
+           "(COMMIT -> next event readable: %d)\n", c_w, c_s, c_c, c_r, c_c + c_r);
     CHECK(c_w == 1 && c_s == 1 && c_c <= 2, "staging writes need no wait state");
     CHECK(c_c + c_r < 10, "commit + next dispatch in single-digit cycles");
     int c_rd = (rd(MSG), last_cycles);
@@ -559,7 +568,7 @@ int main(int argc, char **argv) {
     printf("cycles: CREATE write %d, NEW_REF read right after %d\n", c_cr, c_nr);
     for (int k = 0; k < 3; k++) { uint32_t ww[2] = {(uint32_t)k, 5}; wr(SEND_W, k); wr(SEND_W + 4, 5); wr(SEND + 8, r); M.send(r, 2, ww); }
     wr(COMMIT, 0); c_c = last_cycles; M.commit(); rd(SELF); c_r = last_cycles;
-    printf("cycles: COMMIT (1 create, BECOME n=1, 3 sends) -> next event readable: %d\n", c_c + c_r - 1);
+    printf("cycles: COMMIT (1 create, BECOME n=1, 3 sends) -> next event readable: %d\n", c_c + c_r);
     read_event();
   }
   check_trace("directed");

@@ -1,6 +1,7 @@
 // tb_am_txn — self-checking bench for rtl/am_txn.v: check order per
 // operation, first fault wins, bounds (MAX_SENDS / MAX_CREATES), last
-// BECOME wins, clear. Random operation streams against a behavioral model.
+// BECOME wins, clear, bus operations only with the strobe. Random operation
+// streams against a behavioral model.
 `timescale 1ns/1ps
 `default_nettype none
 module tb_am_txn;
@@ -8,20 +9,21 @@ module tb_am_txn;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
   reg clear = 0, send = 0, ref_chk = 0, ref_ok = 0, create = 0, cbeh_ok = 0, alloc_ok = 0;
-  reg become = 0, bbeh_ok = 0, bw_we = 0, fail = 0, qfull = 0;
-  reg [3:0] send_n = 0, create_n = 0, become_n = 0, fail_cause = 0;
+  reg become = 0, bbeh_ok = 0, bw_we = 0, fail = 0, qfull = 0, stb = 0, afail = 0;
+  reg [3:0] send_n = 0, create_n = 0, become_n = 0, fail_cause = 0, afail_cause = 0;
   reg [SLW-1:0] cslot = 0; reg [BW-1:0] bbeh = 0; reg [2:0] bw_widx = 0, bw_ridx = 0;
   reg [31:0] bw_wdata = 0; reg [1:0] cre_idx = 0;
   wire send_go, create_go, become_go, become_o; wire [31:0] bw_rdata;
   wire [3:0] cause, become_n_o; wire [3:0] nsends; wire [2:0] ncreates;
   wire [SLW-1:0] cre_slot; wire [BW-1:0] become_beh;
   am_txn #(.MSG_WORDS(MW), .STATE_WORDS(SWD), .MAX_SENDS(MS), .MAX_CREATES(MC), .SLOT_W(SLW), .BEH_W(BW)) dut (
-    .clk_i(clk), .rst_ni(rst_n), .clear_i(clear), .send_i(send), .send_n_i(send_n), .send_go_o(send_go),
+    .clk_i(clk), .rst_ni(rst_n), .clear_i(clear), .stb_i(stb), .send_i(send), .send_n_i(send_n), .send_go_o(send_go),
     .ref_chk_i(ref_chk), .ref_ok_i(ref_ok), .create_i(create), .create_n_i(create_n),
     .create_beh_ok_i(cbeh_ok), .alloc_ok_i(alloc_ok), .create_slot_i(cslot), .create_go_o(create_go),
     .become_i(become), .become_n_i(become_n), .become_beh_ok_i(bbeh_ok), .become_beh_i(bbeh),
     .become_go_o(become_go), .bw_we_i(bw_we), .bw_widx_i(bw_widx), .bw_wdata_i(bw_wdata),
-    .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata), .fail_i(fail), .fail_cause_i(fail_cause), .qfull_i(qfull),
+    .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata), .bfail_i(fail), .bfail_cause_i(fail_cause),
+    .afail_i(afail), .afail_cause_i(afail_cause), .qfull_i(qfull),
     .cause_o(cause), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx), .cre_slot_o(cre_slot),
     .become_o(become_o), .become_beh_o(become_beh), .become_n_o(become_n_o));
 
@@ -38,6 +40,7 @@ module tb_am_txn;
     for (it = 0; it < 20000; it = it + 1) begin
       @(negedge clk);
       send = 0; ref_chk = 0; create = 0; become = 0; fail = 0; qfull = 0; clear = 0; bw_we = 0;
+      afail = 0; stb = 1;
       op = {$random(seed)} % 16;
       if (op < 4) begin            // SEND: length, count, then (next cycle) reference
         send = 1; send_n = ({$random(seed)} % 8 == 0) ? 9 + {$random(seed)} % 7 : {$random(seed)} % 9;
@@ -45,8 +48,7 @@ module tb_am_txn;
           if (send_n > MW) mf(4); else if (m_ns == MS) mf(6);
           else begin chk(send_go, "send_go"); m_ns = m_ns + 1; end
         end else chk(!send_go, "no send after fault");
-        @(negedge clk); send = 0;
-        if (send_go === 1'b0 && 0) ;
+        @(negedge clk); send = 0; stb = 0;
         ref_chk = 1; ref_ok = ({$random(seed)} % 10 != 0);
         if (!ref_ok && m_cause == 0) mf(2);
       end else if (op < 7) begin   // CREATE
@@ -67,11 +69,21 @@ module tb_am_txn;
         end
       end else if (op == 10) begin fail = 1; fail_cause = {$random(seed)} % 16; mf(fail_cause == 0 ? 1 : fail_cause); end
       else if (op == 11) begin qfull = 1; mf(9); end
+      else if (op == 13) begin     // the unit's own abort (the watchdog): no strobe
+        stb = 0; afail = 1; afail_cause = 1 + {$random(seed)} % 15; mf(afail_cause);
+      end else if (op == 14) begin // operations decoded but not strobed: no effect
+        stb = 0; send = $random(seed); create = $random(seed); become = $random(seed);
+        fail = $random(seed); qfull = $random(seed); send_n = {$random(seed)} % 16;
+        create_n = {$random(seed)} % 16; become_n = {$random(seed)} % 16;
+        cbeh_ok = $random(seed); alloc_ok = $random(seed); bbeh_ok = $random(seed);
+        #1; chk(!send_go && !create_go && !become_go, "no go without the strobe");
+      end
       else if (op == 12 && {$random(seed)} % 3 == 0) begin
         clear = 1; m_cause = 0; m_ns = 0; m_nc = 0; m_bec = 0;
       end
       @(negedge clk);
-      send = 0; ref_chk = 0; create = 0; become = 0; fail = 0; qfull = 0; clear = 0;
+      send = 0; ref_chk = 0; create = 0; become = 0; fail = 0; qfull = 0; clear = 0; afail = 0;
+      stb = 0;
       #1;
       chk(cause == m_cause, "cause");
       chk(nsends == m_ns && ncreates == m_nc, "counts");

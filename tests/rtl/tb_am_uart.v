@@ -14,7 +14,7 @@ module tb_am_uart;
   reg  [3:2]  addr = 0;
   reg  [31:0] wdata = 0;
   wire [31:0] rdata;
-  wire        ready, tx, strobe;
+  wire        ready, tx, strobe, full_d;
   wire [7:0]  tx_byte;
   reg         rx_force_en = 0, rx_force = 1;
   wire        rx = rx_force_en ? rx_force : tx;
@@ -23,7 +23,16 @@ module tb_am_uart;
   am_uart #(.DIV(DIV)) dut (
     .clk_i(clk), .rst_ni(rst_n), .valid_i(valid), .ready_o(ready), .addr_i(addr),
     .wdata_i(wdata), .we_i(we), .rdata_o(rdata), .tx_o(tx), .rx_i(rx),
-    .tx_strobe_o(strobe), .tx_byte_o(tx_byte));
+    .tx_strobe_o(strobe), .tx_byte_o(tx_byte), .tx_full_d_o(full_d));
+
+  // tx_full_d_o predicts the holding register: a TXDATA write waits exactly
+  // when the last cycle's prediction said full (the SoC's ready relies on it)
+  reg full_pred = 0;
+  integer full_errs = 0;
+  always @(posedge clk) begin
+    if (rst_n && valid && we && addr == 2'd0 && ready == full_pred) full_errs = full_errs + 1;
+    full_pred <= full_d;
+  end
 
   task bus_write(input [3:2] a, input [31:0] d);
     begin
@@ -60,6 +69,7 @@ module tb_am_uart;
   reg [31:0] d;
   reg [7:0]  b;
   integer    i, seed;
+  time       t0;
 
   initial begin
     seed = 7;
@@ -99,6 +109,15 @@ module tb_am_uart;
     check(d[23:16] == 8'd1, "overrun counted");
     bus_read(2'd1, d);
     check(d[8] && d[7:0] == 8'h11, "first byte kept on overrun");
+    // three writes in a row: the third waits while the holding register is
+    // full and the shifter busy (what tx_full_d_o must predict)
+    rx_force_en = 1; rx_force = 1;       // keep these off the receiver
+    bus_write(2'd0, 32'h31);
+    bus_write(2'd0, 32'h32);
+    t0 = $time;
+    bus_write(2'd0, 32'h33);
+    check($time - t0 > 5 * DIV * 10, "third write waits for the holding register");
+    if (full_errs != 0) begin errors = errors + 1; $display("  tx_full_d_o mispredicted %0d times", full_errs); end
     if (errors == 0) $display("PASS tb_am_uart");
     else begin $display("FAIL tb_am_uart (%0d errors)", errors); $fatal(1); end
     $finish;
