@@ -8,12 +8,16 @@
  *       Behaviors hold no resources, so the handler does not save registers:
  *       fw_trap() aborts the transaction and we resume the dispatch loop on a
  *       fresh stack, leaving the IRQ context with retirq.
+ *       PicoRV32 runs without q-registers (ENABLE_IRQ_QREGS=0, ~100 iCE40
+ *       LCs less): it enters the vector with the return address in x3 (gp)
+ *       and the pending IRQ bits in x4 (tp), and retirq returns to x3. The
+ *       firmware uses neither register otherwise (no global pointer: the
+ *       linker script defines none; no thread pointer), and the interrupted
+ *       code is abandoned, so clobbering them is harmless.
  *
  * PicoRV32's custom instructions (its README, "Custom Instructions for IRQ
  * Handling") are written with .insn: opcode custom-0, funct7 selects.
  */
-#define GETQ(rd, q)   .insn r 0x0b, 0, 0, rd, x##q, x0
-#define SETQ(q, rs)   .insn r 0x0b, 0, 1, x##q, rs, x0
 #define RETIRQ        .insn r 0x0b, 0, 2, x0, x0, x0
 #define MASKIRQ(rd, rs) .insn r 0x0b, 0, 3, rd, rs, x0
 
@@ -24,11 +28,10 @@ _start:
     .balign 16
 irq_vector:
     la      sp, __stack_top
-    GETQ(a0, 1)              /* pending IRQ bits */
-    GETQ(a1, 0)              /* return address: after the faulting instruction */
+    mv      a0, tp           /* x4: pending IRQ bits */
+    mv      a1, gp           /* x3: return address, after the faulting instruction */
     call    fw_trap          /* writes ABORT with the cause */
-    la      t0, fw_loop
-    SETQ(0, t0)
+    la      gp, fw_loop      /* retirq returns to x3 */
     RETIRQ                   /* back to the dispatch loop, IRQs live again */
 
 reset:

@@ -12,7 +12,7 @@
 //   anything else, and RAM addresses past its end: bus error -- the access
 //   completes (reads return 0, writes are ignored) and IRQ 3 is raised, which
 //   the firmware turns into TRAP_BUS.
-// PicoRV32 runs with IRQs on (PROGADDR_IRQ 0x10, q-registers), catching
+// PicoRV32 runs with IRQs on (PROGADDR_IRQ 0x10; no q-registers: x3/x4), catching
 // illegal instructions / ebreak / ecall (IRQ 1) and misaligned accesses
 // (IRQ 2); IRQ 3 is a bus error, IRQ 4 the actor unit's watchdog.
 // Promises: no access ever hangs the bus.
@@ -74,7 +74,7 @@ module am_soc #(
   picorv32 #(
     .ENABLE_COUNTERS(0), .ENABLE_COUNTERS64(0), .CATCH_MISALIGN(1), .CATCH_ILLINSN(1),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .ENABLE_IRQ(1),
-    .ENABLE_IRQ_QREGS(1), .ENABLE_IRQ_TIMER(0), .MASKED_IRQ(MASKED_IRQ),
+    .ENABLE_IRQ_QREGS(0), .ENABLE_IRQ_TIMER(0), .MASKED_IRQ(MASKED_IRQ),
     .LATCHED_IRQ(32'hffff_ffef), .PROGADDR_RESET(32'h0),
     .PROGADDR_IRQ(32'h10), .STACKADDR(RAM_WORDS * 4)
   ) cpu (
