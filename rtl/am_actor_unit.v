@@ -353,7 +353,7 @@ module am_actor_unit #(
   am_dispatch #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .META_W(META_W), .HDR_W(HDR_W),
                 .STATE_WORDS(STATE_WORDS), .MAX_CREATES(MAX_CREATES)) u_dispatch (
     .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q && !wd_hold_q), .hold_i(pending),
-    .fh_set_i(fh_q != 32'd0), .fh_slot_i(fh_q[SLOT_W-1:0]), .fh_gen_i(fh_q[31:16]),
+    .fh_set_i(fh_nz_q), .fh_slot_i(fh_q[SLOT_W-1:0]), .fh_gen_i(fh_q[31:16]),
     .fault_q_o(d_fault), .redir_o(d_redir),
     .gc_due_i(gc_due), .gc_done_i(g_done), .gc_o(d_gc),
     .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
@@ -469,6 +469,10 @@ module am_actor_unit #(
           $display("am_actor_unit: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
           $stop;
         end
+        if (rst_ni && fh_nz_q != (fh_q != 32'd0)) begin
+          $display("am_actor_unit: fh_nz_q = %0d, FAULT_HANDLER %08x", fh_nz_q, fh_q);
+          $stop;
+        end
         if (rst_ni && wr_acc_q != (mem_valid_i && wr && !busy_q)) begin
           $display("am_actor_unit: wr_acc_q = %0d, but valid %0d write %0d busy %0d (wr_next_i wrong?)",
                    wr_acc_q, mem_valid_i, wr, busy_q);
@@ -502,24 +506,32 @@ module am_actor_unit #(
   // info of the failed event is latched at the end of its transaction and
   // read by the handler while the delivery is open.
   reg  [31:0] fh_q, sh_val_q, abort_code_q;
+  reg         fh_nz_q;      // fh_q != 0, kept with it (off the dispatcher's paths)
   reg         sh_pend_q;
   reg  [3:0]  f_cause_q;
   reg  [31:0] f_code_q, f_target_q, f_beh_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       fh_q         <= 32'h0001_0000;
+      fh_nz_q      <= 1'b1;
       sh_pend_q    <= 1'b0;
       sh_val_q     <= 32'd0;
       abort_code_q <= 32'd0;
     end else begin
-      if (w_fh) fh_q <= mem_wdata_i;
+      if (w_fh) begin
+        fh_q    <= mem_wdata_i;
+        fh_nz_q <= (mem_wdata_i != 32'd0);
+      end
       if (set_fh_go) begin
         sh_pend_q <= 1'b1;
         sh_val_q  <= mem_wdata_i;
       end
       if (w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0)) abort_code_q <= mem_wdata_i;
       if (d_end) begin
-        if (d_commit && sh_pend_q) fh_q <= sh_val_q;
+        if (d_commit && sh_pend_q) begin
+          fh_q    <= sh_val_q;
+          fh_nz_q <= (sh_val_q != 32'd0);
+        end
         sh_pend_q    <= 1'b0;
         abort_code_q <= 32'd0;
       end

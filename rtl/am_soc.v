@@ -43,6 +43,7 @@ module am_soc #(
   output reg         halt_o,                 // firmware wrote HALT
   output wire        cpu_trap_o,             // PicoRV32 stopped (a trap it could not raise as an IRQ)
   output reg  [31:0] halt_code_o,
+  output reg         halt_ok_o,              // halted with code 0 (boards: without the 32-bit code)
   output wire        report_strobe_o,        // firmware wrote SYS.REPORT
   output wire [31:0] report_word_o,
   output wire        con_strobe_o,           // a byte written to the UART
@@ -173,9 +174,11 @@ module am_soc #(
     if (!rst_ni) begin
       halt_o      <= 1'b0;
       halt_code_o <= 32'd0;
+      halt_ok_o   <= 1'b0;
     end else if (sel_sys && we && mem_addr[4:2] == 3'd1) begin
       halt_o      <= 1'b1;
       halt_code_o <= mem_wdata;
+      halt_ok_o   <= (mem_wdata == 32'd0);
     end
   end
 

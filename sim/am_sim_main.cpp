@@ -302,6 +302,10 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "am-sim: %s: no halt after %llu cycles\n", name,
                      (unsigned long long)cycle);
         rc = 3;
+    } else if (top->halt_ok_o != (top->halt_code_o == 0)) {   // what the boards' LEDs show
+        std::fprintf(stderr, "am-sim: %s: halt_ok_o %u disagrees with halt code %u\n", name,
+                     (unsigned)top->halt_ok_o, (unsigned)top->halt_code_o);
+        rc = 3;
     } else if (top->halt_code_o != 0) {
         std::fprintf(stderr, "am-sim: %s: firmware halted with code %u\n", name,
                      (unsigned)top->halt_code_o);

@@ -36,8 +36,7 @@ module am_board_soc #(
   wire rst_n;
   am_board_reset rst (.clk_i(clk_i), .lock_i(lock_i), .btn_ni(btn_ni), .rst_no(rst_n));
 
-  wire        halt, uart_tx;
-  wire [31:0] halt_code;
+  wire        halt, halt_ok, uart_tx;
   am_soc #(
     .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
@@ -45,15 +44,15 @@ module am_board_soc #(
   ) soc (
     .clk_i(clk_i), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
     .uart_tx_o(uart_tx), .uart_rx_i(rx_i), .halt_o(halt), .cpu_trap_o(trap_o),
-    .halt_code_o(halt_code),
+    .halt_code_o(), .halt_ok_o(halt_ok),
     .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
     .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
     .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(),
     .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o());
 
   assign rst_no = rst_n;
-  assign ok_o   = halt && halt_code == 32'd0;
-  assign err_o  = halt && halt_code != 32'd0;
+  assign ok_o   = halt && halt_ok;
+  assign err_o  = halt && !halt_ok;
   assign tx_o   = rst_n ? uart_tx : 1'b1;
 endmodule
 
