@@ -10,6 +10,7 @@
 #   make prog BOARD=...           program the board (iceprog / openFPGALoader)
 #   make postsynth                iCEBreaker: RTL and yosys-netlist simulations of
 #                                 the board; both consoles == the host runtime's
+#   make fpga-blocks BOARD=...    LUTs / FFs / carries per block (synthesis, -noflatten)
 #   make fpga-test                iCEBreaker + ULX3S builds (fit, timing) + postsynth;
 #                                 prints "fpga: N passed, N failed"
 #
@@ -168,7 +169,8 @@ $(FPGA_BUILD)/%/ram_rand.hex:
 	else $(ECP5_BRAM) -g $@ -s 1 -w 32 -d $($*_RAM_WORDS); fi
 
 # ---- synthesis --------------------------------------------------------------------
-# $(1) board, $(2) RAM image (prefix), $(3) output json, $(4) extra commands
+# $(1) board, $(2) RAM image (prefix), $(3) output json, $(4) extra commands,
+# $(5) log/stat name, $(6) extra synth_* flags
 fpga_chparams = $(foreach p,$($(1)_SOC),-set $(subst =, ,$(p))) -set BOOT_BEH $$(cat $(FPGA_BUILD)/$(1)/boot.id) \
                 $$(sed -n 2p $(FPGA_BUILD)/$(1)/clock) -set FIRMWARE \"$(2)\" \
                 -set CLK_HZ $$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(1)) * 1000000}")
@@ -176,7 +178,7 @@ fpga_ice40_ram = $(if $(filter ice40,$($(1)_FAMILY)),rtl/boards/am_ram_ice40.v,r
 fpga_yosys = yosys -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
 	  rtl/boards/$($(1)_TOP).v $(call fpga_ice40_ram,$(1)) $(FPGA_SOC_RTL) $(PICORV32_V); \
 	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); \
-	  synth_$($(1)_FAMILY) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP) $(if $(3),-json $(3)); \
+	  synth_$($(1)_FAMILY) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP) $(if $(3),-json $(3)); \
 	  tee -q -o $(FPGA_BUILD)/$(1)/$(5).stat stat; $(4)" > /dev/null
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
@@ -223,7 +225,15 @@ fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $
 	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_DEMO) \
 	  --soc "$($(1)_SOC)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))"
 
-.PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean
+.PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks
+# where the logic goes: the board's synthesis with the hierarchy kept
+# (-noflatten), one line per block (docs/fpga.md, "Critical paths")
+fpga-blocks: deps
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(BD)/ram_rand.hex
+	@$(call fpga_yosys,$(BOARD),$(BD)/ram_rand.hex,,,blocks,-noflatten) \
+	  || { tail -20 $(BD)/blocks.log; exit 1; }
+	@.venv/bin/python tests/fpga/fpga_blocks.py $(BD)/blocks.stat $(BOARD)
+
 ice40: deps
 	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.asc $(call fpga_fw,$(BOARD))

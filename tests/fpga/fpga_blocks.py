@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""fpga_blocks.py STAT BOARD -- where a board's logic goes, block by block.
+
+Reads the `stat` output of the board's synthesis run with the hierarchy kept
+(`make fpga-blocks BOARD=...`, synth_* -noflatten) and prints one row per
+module: LUTs, flip-flops and carry cells (iCE40: SB_LUT4, SB_DFF*, SB_CARRY;
+ECP5: LUT4, TRELLIS_FF, CCU2C), largest first, with the total. The totals
+are close to, not equal to, the flattened build's (report.md): without
+flattening, yosys cannot optimise across module boundaries.
+"""
+import re
+import sys
+
+NAMES = {  # module -> what it is (docs/fpga.md)
+    "picorv32": "PicoRV32 (the core)",
+    "am_actor_unit": "actor unit top: bus, checks, registers",
+    "am_gc": "collector",
+    "am_dispatch": "dispatcher",
+    "am_uart": "UART",
+    "am_actor_table": "actor table",
+    "am_event_queue": "event queue",
+    "am_txn": "transaction staging",
+    "am_ram": "RAM glue",
+    "am_soc": "SoC: decode, bus ready, SYS",
+    "am_board_reset": "board reset",
+    "am_board_soc": "board wrapper",
+}
+LUT = re.compile(r"^\s+(SB_LUT4|LUT4)\s+(\d+)", re.M)
+FF = re.compile(r"^\s+(SB_DFF\w*|TRELLIS_FF)\s+(\d+)", re.M)
+CARRY = re.compile(r"^\s+(SB_CARRY|CCU2C)\s+(\d+)", re.M)
+
+
+def module_name(header):
+    # "$paramod$<hash>\am_txn" or "$paramod\am_uart\DIV=..." or "am_board_reset"
+    parts = [p for p in header.split("\\") if p and not p.startswith("$paramod")]
+    return parts[0] if parts else header
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: fpga_blocks.py STAT BOARD")
+    text = open(sys.argv[1]).read()
+    rows = []
+    for block in text.split("=== ")[1:]:
+        header, body = block.split(" ===", 1)
+        name = module_name(header.strip())
+        if name == "design hierarchy" or "design hierarchy" in header:
+            continue
+        body = body.split("=== ")[0]
+        lut = sum(int(m.group(2)) for m in LUT.finditer(body))
+        ff = sum(int(m.group(2)) for m in FF.finditer(body))
+        cy = sum(int(m.group(2)) for m in CARRY.finditer(body))
+        if lut or ff or cy:
+            rows.append((lut, ff, cy, name))
+    if not rows:
+        sys.exit(f"fpga_blocks: no cells found in {sys.argv[1]}")
+    rows.sort(reverse=True)
+    print(f"fpga blocks ({sys.argv[2]}, synthesis with the hierarchy kept):")
+    print(f"  {'block':56s} {'LUT4':>6s} {'FF':>6s} {'carry':>6s}")
+    for lut, ff, cy, name in rows:
+        label = f"{NAMES[name]} ({name})" if name in NAMES else name
+        print(f"  {label:56s} {lut:6,d} {ff:6,d} {cy:6,d}")
+    print(f"  {'total':56s} {sum(r[0] for r in rows):6,d} {sum(r[1] for r in rows):6,d} "
+          f"{sum(r[2] for r in rows):6,d}")
+
+
+if __name__ == "__main__":
+    main()
