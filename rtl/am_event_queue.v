@@ -76,9 +76,13 @@ module am_event_queue #(
   assign empty_o = (tail_q == head_q);   // = (count == 0), without the subtraction
   assign full_o  = (count == DEPTH[QAW-1:0]);
 
-  wire [QAW-1:0] tail_d = commit_i ? tail_q + commit_n_i : tail_q;
-  wire [QAW-1:0] head_d = pop_i ? head_q + 1'b1 : head_q;
-  assign empty_d_o = (tail_d == head_d);
+  // empty next cycle, without adding through the commit: a commit of n > 0
+  // events leaves at least one (a pop takes one that was there before);
+  // else a pop empties the queue iff it held one. (TRACE=1 checks this
+  // against tail_next == head_next every cycle.)
+  wire one_left = (count == {{(QAW-1){1'b0}}, 1'b1});
+  assign empty_d_o = (commit_i && commit_n_i != {QAW{1'b0}}) ? 1'b0 :
+                     pop_i ? one_left : empty_o;
 
   // Pointers: one register group.
   always @(posedge clk_i) begin
@@ -114,6 +118,19 @@ module am_event_queue #(
     hdr_o <= hdr_q[gc_i ? gc_ent : head_q];
   end
 
+  generate
+    if (TRACE != 0) begin : g_empty_check
+      wire [QAW-1:0] tail_d = commit_i ? tail_q + commit_n_i : tail_q;
+      wire [QAW-1:0] head_d = pop_i ? head_q + 1'b1 : head_q;
+      always @(posedge clk_i) begin
+        if (rst_ni && empty_d_o != (tail_d == head_d)) begin
+          $display("am_event_queue: empty_d_o = %0d, but tail %0d head %0d next", empty_d_o,
+                   tail_d, head_d);
+          $stop;
+        end
+      end
+    end
+  endgenerate
   generate
     if (TRACE != 0) begin : g_trace
       genvar i;
