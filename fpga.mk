@@ -11,6 +11,7 @@
 #   make postsynth                iCEBreaker: RTL and yosys-netlist simulations of
 #                                 the board; both consoles == the host runtime's
 #   make fpga-blocks BOARD=...    LUTs / FFs / carries per block (synthesis, -noflatten)
+#   make fpga-seeds BOARD=...     Fmax over FPGA_SEEDS (default 1 2 3): P&R only, no bitstream
 #   make fpga-test                iCEBreaker + ULX3S builds (fit, timing) + postsynth;
 #                                 prints "fpga: N passed, N failed"
 #
@@ -189,19 +190,38 @@ $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA
 	@cp $(FPGA_BUILD)/$*/boot.id $(FPGA_BUILD)/$*/synth.boot   # the demo this netlist boots
 
 # ---- place and route ---------------------------------------------------------------
+# $(1) board, $(2) output (.asc / text config), $(3) seed, $(4) report json, $(5) log
+fpga_pnr_ice40 = nextpnr-ice40 $($(1)_DEV) --json $(FPGA_BUILD)/$(1)/synth.json --pcf $($(1)_PINS) \
+	  --asc $(2) --opt-timing --freq $(call fpga_pnr_mhz,$(1)) --seed $(3) --timing-allow-fail \
+	  --report $(4) -l $(5) -q > /dev/null 2>&1
+fpga_pnr_ecp5 = $(ECP5_PNR) $($(1)_DEV) --json $(FPGA_BUILD)/$(1)/synth.json --lpf $($(1)_PINS) \
+	  --textcfg $(2) --freq $(call fpga_pnr_mhz,$(1)) --seed $(3) --timing-allow-fail \
+	  --report $(4) -l $(5) -q > /dev/null 2>&1
+
 $(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
 	@echo "fpga: place and route $* (nextpnr-ice40 $($*_DEV) --opt-timing, seed $(FPGA_SEED), constrained at $(call fpga_pnr_mhz,$*) MHz)"
-	@s=$$(date +%s); nextpnr-ice40 $($*_DEV) --json $< --pcf $($*_PINS) --asc $@ --opt-timing \
-	  --freq $(call fpga_pnr_mhz,$*) --seed $(FPGA_SEED) --timing-allow-fail --report $(FPGA_BUILD)/$*/pnr.json \
-	  -l $(FPGA_BUILD)/$*/pnr.log -q > /dev/null 2>&1 || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
+	@s=$$(date +%s); $(call fpga_pnr_ice40,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
+	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
 	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/pnr.secs
 
 $(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
 	@echo "fpga: place and route $* (nextpnr-ecp5 $($*_DEV), seed $(FPGA_SEED), constrained at $(call fpga_pnr_mhz,$*) MHz)"
-	@s=$$(date +%s); $(ECP5_PNR) $($*_DEV) --json $< --lpf $($*_PINS) --textcfg $@ \
-	  --freq $(call fpga_pnr_mhz,$*) --seed $(FPGA_SEED) --timing-allow-fail --report $(FPGA_BUILD)/$*/pnr.json \
-	  -l $(FPGA_BUILD)/$*/pnr.log -q > /dev/null 2>&1 || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
+	@s=$$(date +%s); $(call fpga_pnr_ecp5,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
+	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
 	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/pnr.secs
+
+# The Fmax spread over seeds: place and route the board's synthesis once per
+# seed in FPGA_SEEDS (no bitstream), one line per seed, then min / max.
+FPGA_SEEDS ?= 1 2 3
+.PHONY: fpga-seeds
+fpga-seeds: deps
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/synth.json
+	@mkdir -p $(BD)/seeds; for s in $(FPGA_SEEDS); do \
+	  echo "fpga: place and route $(BOARD), seed $$s"; \
+	  $(call fpga_pnr_$(call B,FAMILY),$(BOARD),$(BD)/seeds/pnr$$s.out,$$s,$(BD)/seeds/pnr$$s.json,$(BD)/seeds/pnr$$s.log) \
+	    || { tail -20 $(BD)/seeds/pnr$$s.log; exit 1; }; \
+	done; .venv/bin/python tests/fpga/fpga_seeds.py $(BOARD) $(call fpga_mhz,$(BOARD)) $($(BOARD)_GOAL_MHZ) \
+	  $(foreach s,$(FPGA_SEEDS),$(BD)/seeds/pnr$(s).json)
 
 # ---- firmware into the bitstream --------------------------------------------------------
 # icebram replaces the placeholder's 256-word bit slices by the image's
