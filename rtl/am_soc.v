@@ -143,7 +143,8 @@ module am_soc #(
   wire [31:0] urt_rdata;
   am_uart #(.DIV(UART_DIV)) uart (
     .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_urt), .ready_o(urt_ready),
-    .tx_full_d_o(urt_full_d), .addr_i(mem_addr[3:2]), .wdata_i(mem_wdata), .we_i(we), .rdata_o(urt_rdata),
+    .tx_full_d_o(urt_full_d), .addr_i(mem_addr[3:2]), .wdata_i(mem_wdata), .we_i(we),
+    .rdata_o(urt_rdata),
     .tx_o(uart_tx_o), .rx_i(uart_rx_i), .tx_strobe_o(con_strobe_o), .tx_byte_o(con_byte_o));
 
   wire        au_ready, au_ready_d;
