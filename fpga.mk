@@ -12,6 +12,7 @@
 #                                 the board; both consoles == the host runtime's
 #   make fpga-blocks BOARD=...    LUTs / FFs / carries per block (synthesis, -noflatten)
 #   make fpga-seeds BOARD=...     Fmax over FPGA_SEEDS (default 1 2 3): P&R only, no bitstream
+#   make fpga-cpu-variants        LUT4 / FF / carry of PicoRV32 variants (iCE40, core alone)
 #   make fpga-test                iCEBreaker + ULX3S builds (fit, timing) + postsynth;
 #                                 prints "fpga: N passed, N failed"
 #
@@ -209,6 +210,11 @@ $(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
 	@s=$$(date +%s); $(call fpga_pnr_ecp5,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
 	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
 	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/pnr.secs
+
+# What PicoRV32's knobs cost on the iCE40 (the core alone, the SoC's parameters).
+.PHONY: fpga-cpu-variants
+fpga-cpu-variants: deps
+	@tests/fpga/cpu_variants.sh $(PICORV32_V) $(FPGA_BUILD)/cpu-variants
 
 # The Fmax spread over seeds: place and route the board's synthesis once per
 # seed in FPGA_SEEDS (no bitstream), one line per seed, then min / max.

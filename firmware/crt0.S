@@ -8,8 +8,8 @@
  *       Behaviors hold no resources, so the handler does not save registers:
  *       fw_trap() aborts the transaction and we resume the dispatch loop on a
  *       fresh stack, leaving the IRQ context with retirq.
- *       PicoRV32 runs without q-registers (ENABLE_IRQ_QREGS=0, ~100 iCE40
- *       LCs less): it enters the vector with the return address in x3 (gp)
+ *       PicoRV32 runs without q-registers (ENABLE_IRQ_QREGS=0, 63 iCE40
+ *       LUT4 less): it enters the vector with the return address in x3 (gp)
  *       and the pending IRQ bits in x4 (tp), and retirq returns to x3. The
  *       firmware uses neither register otherwise (no global pointer: the
  *       linker script defines none; no thread pointer), and the interrupted

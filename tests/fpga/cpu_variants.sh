@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# tests/fpga/cpu_variants.sh PICORV32_V OUT_DIR — what PicoRV32's knobs cost.
+#
+# Synthesizes PicoRV32 alone for the iCE40 (synth_ice40 -abc9) with the
+# parameters the iCEBreaker's SoC gives it (rtl/am_soc.v: RV32I, IRQs 1..4,
+# no q-registers, catching illegal instructions and misaligned accesses),
+# then once per variant with one knob changed, and prints LUT4 / FF / carry
+# per variant and the difference to the SoC's configuration
+# (make fpga-cpu-variants; docs/fpga.md, "Critical paths").
+set -euo pipefail
+V=${1:?usage: cpu_variants.sh PICORV32_V OUT_DIR}
+OUT=${2:?usage: cpu_variants.sh PICORV32_V OUT_DIR}
+mkdir -p "$OUT"
+SOC="-set ENABLE_COUNTERS 0 -set ENABLE_COUNTERS64 0 -set CATCH_MISALIGN 1 -set CATCH_ILLINSN 1 \
+     -set ENABLE_MUL 0 -set ENABLE_DIV 0 -set ENABLE_IRQ 1 -set ENABLE_IRQ_QREGS 0 \
+     -set ENABLE_IRQ_TIMER 0 -set MASKED_IRQ 32'hffffffe1 -set LATCHED_IRQ 32'hffffffef \
+     -set PROGADDR_IRQ 16"
+variants=(
+  "soc|the SoC's configuration|"
+  "qregs|with q-registers (ENABLE_IRQ_QREGS=1)|-set ENABLE_IRQ_QREGS 1"
+  "noirq|no IRQs (ENABLE_IRQ=0)|-set ENABLE_IRQ 0"
+  "shift|one-bit shifts (TWO_STAGE_SHIFT=0)|-set TWO_STAGE_SHIFT 0"
+  "nomisalign|no misaligned trap (CATCH_MISALIGN=0)|-set CATCH_MISALIGN 0"
+)
+count() { awk -v pat="$2" '$1 ~ pat { s += $2 } END { print s + 0 }' "$1"; }
+base_lut=""
+printf '%-44s %6s %6s %6s %8s\n' "PicoRV32 variant (iCE40)" LUT4 FF carry "LUT4 +/-"
+for v in "${variants[@]}"; do
+  IFS='|' read -r name what extra <<< "$v"
+  yosys -q -p "read_verilog $V; chparam $SOC $extra picorv32; synth_ice40 -abc9 -top picorv32; \
+                tee -q -o $OUT/$name.stat stat" > "$OUT/$name.log" 2>&1 \
+    || { echo "cpu_variants: yosys failed for $name (see $OUT/$name.log)"; exit 1; }
+  lut=$(count "$OUT/$name.stat" '^SB_LUT4$'); ff=$(count "$OUT/$name.stat" '^SB_DFF')
+  cy=$(count "$OUT/$name.stat" '^SB_CARRY$')
+  [ "$lut" -gt 0 ] || { echo "cpu_variants: no LUTs in $OUT/$name.stat"; exit 1; }
+  [ -n "$base_lut" ] || base_lut=$lut
+  printf '%-44s %6d %6d %6d %+8d\n' "$what" "$lut" "$ff" "$cy" $((lut - base_lut))
+done
