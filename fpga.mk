@@ -212,14 +212,12 @@ $(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
 	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/pnr.secs
 
 # What PicoRV32's knobs cost on the iCE40 (the core alone, the SoC's parameters).
-.PHONY: fpga-cpu-variants
 fpga-cpu-variants: deps
 	@tests/fpga/cpu_variants.sh $(PICORV32_V) $(FPGA_BUILD)/cpu-variants
 
 # The Fmax spread over seeds: place and route the board's synthesis once per
 # seed in FPGA_SEEDS (no bitstream), one line per seed, then min / max.
 FPGA_SEEDS ?= 1 2 3
-.PHONY: fpga-seeds
 fpga-seeds: deps
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/synth.json
 	@mkdir -p $(BD)/seeds; for s in $(FPGA_SEEDS); do \
@@ -251,7 +249,8 @@ fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $
 	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_DEMO) \
 	  --soc "$($(1)_SOC)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))"
 
-.PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks
+.PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks fpga-seeds \
+        fpga-cpu-variants
 # where the logic goes: the board's synthesis with the hierarchy kept
 # (-noflatten), one line per block (docs/fpga.md, "Critical paths")
 fpga-blocks: deps

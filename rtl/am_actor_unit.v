@@ -16,10 +16,9 @@
 //   complete in the cycle they are presented unless the unit is busy; reads
 //   complete one cycle later. mem_ready_o is a register: the caller says a
 //   cycle ahead that a write comes (wr_next_i), as PicoRV32's look-ahead
-//   bus does. While the unit
-//   is busy (dispatching, finishing a transaction, resolving a reference or
-//   allocation check — always a bounded number of cycles) every access
-//   waits with mem_ready_o low.
+//   bus does. While the unit is busy (dispatching, finishing a transaction,
+//   resolving a reference or allocation check — always a bounded number of
+//   cycles) every access waits with mem_ready_o low.
 // * TRACE=1 adds the trace port (simulation); TRACE=0 ties it to zero.
 `default_nettype none
 
@@ -168,7 +167,7 @@ module am_actor_unit #(
   reg         wd_hold_q;
   reg         wd_over_q;
   wire        wd_fire = d_open && !wd_hold_q && wd_over_q;
-  wire        wd_addr = (mem_addr_i[9:2] == 8'h07);
+  wire        wd_addr = (a == 8'h07);                // 0x01C WATCHDOG
   assign wd_irq_o = wd_hold_q;
 
   // The unit is busy (every access waits) while the sequencer owns the
@@ -215,7 +214,7 @@ module am_actor_unit #(
   wire w_free    = wr_do && (a == 8'h05);          // 0x014 FREE
   wire w_ctrl    = wr_do && (a == 8'h01);          // 0x004 CTRL
   wire w_behcnt  = wr_do && (a == 8'h02);          // 0x008 BEH_COUNT
-  wire w_wdog    = wr_do && (a == 8'h07);          // 0x01C WATCHDOG
+  wire w_wdog    = wr_do && wd_addr;
   wire w_fh      = wr_do && (a == 8'hA8);          // 0x2A0 FAULT_HANDLER
   wire w_gc_low    = wr_do && (a == 8'hAC);        // 0x2B0 GC_LOW
   wire w_gc_period = wr_do && (a == 8'hAD);        // 0x2B4 GC_PERIOD

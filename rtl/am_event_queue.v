@@ -26,7 +26,7 @@ module am_event_queue #(
   parameter integer QAW       = 6,   // log2 of the physical entries
   parameter integer MSG_WORDS = 8,   // words per entry (power of two, 2..8)
   parameter integer HDR_W     = 27,  // header width (caller's packing)
-  parameter integer TRACE     = 0    // 1: expose the current entry's words
+  parameter integer TRACE     = 0    // 1: expose the current entry's words, check empty_d_o
 ) (
   input  wire                      clk_i,
   input  wire                      rst_ni,
@@ -119,7 +119,8 @@ module am_event_queue #(
   end
 
   generate
-    if (TRACE != 0) begin : g_empty_check
+    if (TRACE != 0) begin : g_trace
+      // the empty-next-cycle shortcut against the pointers themselves
       wire [QAW-1:0] tail_d = commit_i ? tail_q + commit_n_i : tail_q;
       wire [QAW-1:0] head_d = pop_i ? head_q + 1'b1 : head_q;
       always @(posedge clk_i) begin
@@ -129,10 +130,6 @@ module am_event_queue #(
           $stop;
         end
       end
-    end
-  endgenerate
-  generate
-    if (TRACE != 0) begin : g_trace
       genvar i;
       for (i = 0; i < MSG_WORDS; i = i + 1) begin : g_w
         assign tr_words_o[32*i +: 32] = msg_q[{cur_o, i[MIW-1:0]}];

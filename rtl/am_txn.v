@@ -10,7 +10,8 @@
 //   SEND:   MSG_TOO_LONG, TOO_MANY_SENDS, then BAD_REF (resolved one cycle
 //           later through ref_chk_i / ref_ok_i by the caller);
 //   BECOME: BAD_BEHAVIOR, STATE_TOO_LONG (last BECOME wins);
-//   FAIL/firmware aborts via fail_i; QUEUE_FULL via qfull_i (at commit).
+//   FAIL and the firmware's aborts via bfail_i, the unit's own (the
+//   watchdog) via afail_i; QUEUE_FULL via qfull_i (at commit).
 // * The first fault wins: once cause_o != 0, no operation is accepted
 //   (the *_go_o outputs stay low) and the cause never changes until clear_i.
 // * Bus operations (send_i, create_i, become_i, bfail_i, qfull_i) are
