@@ -1,51 +1,43 @@
 /*
- * crt0.S — reset and trap entry of the firmware (PicoRV32, IRQs enabled).
+ * crt0.S — reset entry of the firmware: power-on and every restart.
  *
- * 0x00  reset: stack, clear .bss, fw_main().
- * 0x10  PicoRV32's IRQ vector (PROGADDR_IRQ). Every trap a behavior can cause
- *       arrives here: illegal instruction / ebreak / ecall (irq 1), misaligned
- *       access (irq 2), bus error from the SoC (irq 3), the watchdog (irq 4).
- *       Behaviors hold no resources, so the handler does not save registers:
- *       fw_trap() aborts the transaction and we resume the dispatch loop on a
- *       fresh stack, leaving the IRQ context with retirq.
- *       PicoRV32 runs without q-registers (ENABLE_IRQ_QREGS=0, 63 iCE40
- *       LUT4 less): it enters the vector with the return address in x3 (gp)
- *       and the pending IRQ bits in x4 (tp), and retirq returns to x3. The
- *       firmware uses neither register otherwise (no global pointer: the
- *       linker script defines none; no thread pointer), and the interrupted
- *       code is abandoned, so clobbering them is harmless.
+ * PicoRV32 runs without interrupts (ENABLE_IRQ=0, rtl/am_soc.v): when a
+ * behavior traps -- illegal instruction, ebreak/ecall, misaligned access or
+ * jump target --, makes a bus error, or overruns the unit's watchdog, the
+ * SoC restarts the core, which starts here again. SYS.RESTART says why
+ * (0: power-on or the reset button), SYS.RESTART_PC which instruction was
+ * the last one decoded before. RAM and the actor unit keep their state.
  *
- * PicoRV32's custom instructions (its README, "Custom Instructions for IRQ
- * Handling") are written with .insn: opcode custom-0, funct7 selects.
+ *   power-on:  stack, clear .bss, fw_main().
+ *   restart:   stack, fw_trap(RESTART, RESTART_PC) -- it aborts the
+ *              transaction (or acknowledges the watchdog) -- and back to
+ *              the dispatch loop. Behaviors hold no resources, so nothing
+ *              of the abandoned behavior needs undoing.
  */
-#define RETIRQ        .insn r 0x0b, 0, 2, x0, x0, x0
-#define MASKIRQ(rd, rs) .insn r 0x0b, 0, 3, rd, rs, x0
+#define SYS_BASE        0x30000000
+#define SYS_RESTART     0x18
+#define SYS_RESTART_PC  0x1c
 
     .section .text.start, "ax"
     .globl _start
 _start:
-    j       reset
-    .balign 16
-irq_vector:
     la      sp, __stack_top
-    mv      a0, tp           /* x4: pending IRQ bits */
-    mv      a1, gp           /* x3: return address, after the faulting instruction */
-    call    fw_trap          /* writes ABORT with the cause */
-    la      gp, fw_loop      /* retirq returns to x3 */
-    RETIRQ                   /* back to the dispatch loop, IRQs live again */
-
-reset:
-    la      sp, __stack_top
+    li      t0, SYS_BASE
+    lw      a0, SYS_RESTART(t0)
+    bnez    a0, restart
     la      a0, __bss_start
     la      a1, __bss_end
 1:  bgeu    a0, a1, 2f
     sw      zero, 0(a0)
     addi    a0, a0, 4
     j       1b
-2:  li      a0, 0
-    MASKIRQ(x0, a0)          /* unmask every IRQ */
-    call    fw_main
+2:  call    fw_main
 3:  j       3b
+
+restart:
+    lw      a1, SYS_RESTART_PC(t0)
+    call    fw_trap          /* writes ABORT with the cause */
+    j       fw_loop
 
     /* fw_restart(): abandon the running behavior (after am_fail wrote
      * ABORT) and continue with the next event on a fresh stack. */

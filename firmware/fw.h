@@ -85,6 +85,14 @@
 #define SYS_REPORT     0xCu   /* W: one word of the end-of-run report */
 #define SYS_BOOT_ARG   0x10u  /* R: the boot message's word (0: empty message) */
 #define SYS_GC_CONFIG  0x14u  /* R: bit 31: set GC_LOW = 23:16, GC_PERIOD = 15:0 */
+#define SYS_RESTART    0x18u  /* R: why the core was restarted (crt0.S) */
+#define SYS_RESTART_PC 0x1Cu  /* R: the last instruction decoded before it */
+#define SYS_RESTART_KIND     3u   /* bits 1:0: */
+#define SYS_RESTART_TRAP     1u   /* the core trapped */
+#define SYS_RESTART_BUS      2u   /* a bus error */
+#define SYS_RESTART_WATCHDOG 3u   /* the unit's watchdog aborted the transaction */
+#define SYS_RESTART_SEQ      4u   /* the last fetch before was RESTART_PC + 4 */
+#define SYS_RESTART_IN_RAM   8u   /* RESTART_PC is a RAM address */
 
 /* halt codes */
 #define FW_HALT_OK          0u
@@ -102,7 +110,7 @@ void fw_ask_beh(am_ctx *ctx);
 void fw_main(void);
 void fw_loop(void) __attribute__((noreturn));      /* the dispatch loop */
 void fw_restart(void) __attribute__((noreturn));   /* crt0: fresh stack, fw_loop */
-void fw_trap(uint32_t irqs, uint32_t pc);          /* crt0's IRQ vector calls it */
+void fw_trap(uint32_t why, uint32_t pc);           /* crt0 calls it after a restart */
 void fw_putc(char c);
 void fw_puts(const char *s);
 void fw_halt(uint32_t code) __attribute__((noreturn));

@@ -10,8 +10,9 @@
  *
  * The loop: read SELF (the read waits while the unit dispatches; 0 means the
  * queue drained), call the behavior, COMMIT. Faults of the staging rules are
- * the unit's business; traps inside a behavior come back through fw_trap(),
- * which aborts and resumes the loop on a fresh stack.
+ * the unit's business; a trap inside a behavior restarts the core (the SoC
+ * does it, crt0.S), which calls fw_trap() to abort and resumes the loop on a
+ * fresh stack.
  */
 #include "am_console.h"
 #include "fw.h"
@@ -42,25 +43,17 @@ void fw_halt(uint32_t code)
     for (;;) SYS(SYS_HALT) = code;
 }
 
-/* No event (SELF read 0): the run is over -- unless the watchdog holds
- * dispatch; then its interrupt, taken at once, acknowledges and we go on.
- * (Not reached in practice: the interrupt comes before the SELF read.)
- * Out of line, so the dispatch loop below stays as short as before. */
-static void __attribute__((noinline, cold)) fw_no_event(void)
-{
-    if (!(AU(AU_STATUS) & AU_STATUS_WD_HOLD)) fw_halt(FW_HALT_OK);
-}
-
+/* The dispatch loop. No event (SELF read 0) ends the run. (A watchdog
+ * abort restarts the core at once, so no SELF read completes while the
+ * unit holds for its acknowledgement.) */
 void fw_loop(void)
 {
-    for (;;) {
-        while (AU(AU_SELF) != AM_NIL) {     /* waits for the next event */
-            am_beh beh = AU(AU_BEH);       /* < BEH_COUNT: checked by the unit */
-            fw_behaviors[beh]((am_ctx *)0);
-            AU(AU_COMMIT) = 0;
-        }
-        fw_no_event();
+    while (AU(AU_SELF) != AM_NIL) {     /* waits for the next event */
+        am_beh beh = AU(AU_BEH);       /* < BEH_COUNT: checked by the unit */
+        fw_behaviors[beh]((am_ctx *)0);
+        AU(AU_COMMIT) = 0;
     }
+    fw_halt(FW_HALT_OK);
 }
 
 void fw_main(void)
@@ -89,45 +82,83 @@ void fw_main(void)
     fw_loop();
 }
 
-/* IRQ bits as the SoC wires them (rtl/am_soc.v): 1 illegal instruction,
- * ebreak or ecall (PicoRV32); 2 misaligned access (PicoRV32); 3 bus error;
- * 4 the unit's watchdog. */
-#define IRQ_ILLEGAL_OR_EBREAK (1u << 1)
-#define IRQ_MISALIGNED        (1u << 2)
-#define IRQ_BUS_ERROR         (1u << 3)
-#define IRQ_WATCHDOG          (1u << 4)
+/* What a trapping instruction was. PicoRV32 (no interrupts) stops on an
+ * illegal instruction, ebreak, ecall, a misaligned load or store, and a
+ * jump or taken branch to a misaligned address -- nothing else. So a valid
+ * load, store, jump or branch that trapped was misaligned; ebreak is
+ * TRAP_EBREAK; everything else that is not a valid instruction (ecall
+ * included) TRAP_ILLEGAL; a valid instruction of any other kind cannot
+ * trap (TRAP_NONE). */
 #define INSN_EBREAK 0x00100073u
-
-void fw_trap(uint32_t irqs, uint32_t pc)
+#define TRAP_NONE   0u
+static uint32_t trap_kind(uint32_t insn)
 {
-    uint32_t cause;
-    if (irqs & IRQ_WATCHDOG) {
-        /* The unit has already aborted the transaction (cause WATCHDOG, or an
-         * earlier fault's) and waits for this acknowledgement; we abandon the
-         * behavior that was running. */
+    uint32_t f3 = (insn >> 12) & 7u, f7 = insn >> 25;
+    switch (insn & 0x7fu) {
+    case 0x03: return (f3 != 3 && f3 < 6) ? AM_FAULT_TRAP_MISALIGNED : AM_FAULT_TRAP_ILLEGAL;
+    case 0x23: return f3 < 3 ? AM_FAULT_TRAP_MISALIGNED : AM_FAULT_TRAP_ILLEGAL;
+    case 0x6f: return AM_FAULT_TRAP_MISALIGNED;                                   /* JAL */
+    case 0x67: return f3 == 0 ? AM_FAULT_TRAP_MISALIGNED : AM_FAULT_TRAP_ILLEGAL; /* JALR */
+    case 0x63: return (f3 != 2 && f3 != 3) ? AM_FAULT_TRAP_MISALIGNED : AM_FAULT_TRAP_ILLEGAL;
+    case 0x37: case 0x17: return TRAP_NONE;                                       /* LUI, AUIPC */
+    case 0x13:                                                                    /* OP-IMM */
+        if (f3 == 1) return f7 == 0 ? TRAP_NONE : AM_FAULT_TRAP_ILLEGAL;
+        if (f3 == 5) return (f7 & ~0x20u) == 0 ? TRAP_NONE : AM_FAULT_TRAP_ILLEGAL;
+        return TRAP_NONE;
+    case 0x33:                                                                    /* OP */
+        if (f7 == 0 || (f7 == 0x20 && (f3 == 0 || f3 == 5))) return TRAP_NONE;
+#if defined(__riscv_mul)
+        if (f7 == 1) return TRAP_NONE;                                            /* M */
+#endif
+        return AM_FAULT_TRAP_ILLEGAL;
+    default:
+        return insn == INSN_EBREAK ? AM_FAULT_TRAP_EBREAK : AM_FAULT_TRAP_ILLEGAL;
+    }
+}
+
+static int is_branch(uint32_t insn)
+{
+    uint32_t f3 = (insn >> 12) & 7u;
+    return (insn & 0x7fu) == 0x63 && f3 != 2 && f3 != 3;
+}
+
+/* The cause of a trap, from SYS.RESTART and RESTART_PC (rtl/am_soc.v,
+ * "restart"): the instruction at pc trapped -- unless the core had not
+ * gone on to pc's successor (or pc's instruction cannot trap) and the
+ * instruction before pc is a conditional branch: then that branch was
+ * taken to a misaligned address and pc is only its prefetched successor. */
+static uint32_t trap_cause(uint32_t why, uint32_t pc)
+{
+    if (!(why & SYS_RESTART_IN_RAM) || pc >= SYS(SYS_RAM_BYTES)) return AM_FAULT_TRAP_ILLEGAL;
+    uint32_t kind = trap_kind(*(volatile uint32_t *)pc);
+    if ((!(why & SYS_RESTART_SEQ) || kind == TRAP_NONE) && pc >= 4 &&
+        is_branch(*(volatile uint32_t *)(pc - 4)))
+        return AM_FAULT_TRAP_MISALIGNED;
+    return kind == TRAP_NONE ? AM_FAULT_TRAP_ILLEGAL : kind;
+}
+
+void fw_trap(uint32_t why, uint32_t pc)
+{
+    /* A watchdog abort: the unit has already aborted the transaction (cause
+     * WATCHDOG, or an earlier fault's) and holds until this
+     * acknowledgement; the behavior that ran is abandoned. Checked first,
+     * whatever restarted the core: a trap racing the watchdog finds the
+     * transaction gone. */
+    uint32_t st = AU(AU_STATUS);
+    if (st & AU_STATUS_WD_HOLD) {
         AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;
         return;
     }
-    if (irqs & IRQ_BUS_ERROR)
-        cause = AM_FAULT_TRAP_BUS;
-    else if (irqs & IRQ_MISALIGNED)
-        cause = AM_FAULT_TRAP_MISALIGNED;
-    else if ((irqs & IRQ_ILLEGAL_OR_EBREAK) && (pc & 3u) == 0 && pc >= 4 &&
-             pc <= SYS(SYS_RAM_BYTES) && *(volatile uint32_t *)(pc - 4) == INSN_EBREAK)
-        cause = AM_FAULT_TRAP_EBREAK;
-    else
-        cause = AM_FAULT_TRAP_ILLEGAL;
+    uint32_t kind = why & SYS_RESTART_KIND;
+    if (kind == SYS_RESTART_WATCHDOG) return;   /* acknowledged at an earlier restart */
 
     /* A behavior runs exactly while a transaction is open (between the SELF
      * read and the COMMIT): a trap anywhere else is a firmware bug. */
-    uint32_t st = AU(AU_STATUS);
     if (!(st & AU_STATUS_EVENT)) {
-        /* the watchdog aborted the transaction while this trap was on its
-         * way: its interrupt (pending, taken after RETIRQ) acknowledges */
-        if (st & AU_STATUS_WD_HOLD) return;
         fw_puts("firmware: trap outside a behavior\n");
         fw_halt(FW_HALT_PANIC);
     }
+    uint32_t cause = kind == SYS_RESTART_TRAP ? trap_cause(why, pc) : AM_FAULT_TRAP_BUS;
     AU(AU_ABORT(cause)) = 0;
 }
 

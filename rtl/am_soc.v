@@ -9,13 +9,24 @@
 //                +10 BOOT_ARG (R: the boot message's word; 0 = an empty message),
 //                +14 GC_CONFIG (R: gc_cfg_i; bit 31 set: the firmware writes the
 //                    unit's GC_LOW = bits 23:16 and GC_PERIOD = bits 15:0 at boot)
+//                +18 RESTART (R: why the core was last restarted, bits 1:0, see
+//                    below; bit 2: the last fetch before it was RESTART_PC's
+//                    successor; bit 3: RESTART_PC is in RAM)
+//                +1C RESTART_PC (R: where the trapping instruction is, see
+//                    "restart" below)
 //   anything else, and RAM addresses past its end: bus error -- the access
-//   completes (reads return 0, writes are ignored) and IRQ 3 is raised, which
-//   the firmware turns into TRAP_BUS.
-// PicoRV32 runs with IRQs on (PROGADDR_IRQ 0x10; no q-registers: x3/x4), catching
-// illegal instructions / ebreak / ecall (IRQ 1) and misaligned accesses
-// (IRQ 2); IRQ 3 is a bus error, IRQ 4 the actor unit's watchdog.
-// Promises: no access ever hangs the bus.
+//   completes (reads return 0, writes are ignored) and the core is restarted.
+// Traps without interrupts: PicoRV32 runs with ENABLE_IRQ=0 (its IRQ logic
+// is ~270 iCE40 LCs) and stops (its trap output) on an illegal instruction,
+// ebreak, ecall, or a misaligned access or jump target. The SoC then
+// restarts it: holds its reset for one cycle -- the RAM, the unit and the
+// UART keep their state -- and records why in RESTART: 0 power-on, 1 the
+// core trapped (the firmware tells the kind from the instruction at
+// RESTART_PC), 2 a bus error, 3 the actor unit's watchdog. The core starts
+// again at 0, where the firmware reads RESTART and, when it is not 0,
+// aborts the transaction instead of booting (docs/firmware.md).
+// Promises: no access ever hangs the bus; during the restart cycle no slave
+// sees an access.
 `default_nettype none
 
 module am_soc #(
@@ -28,10 +39,9 @@ module am_soc #(
   parameter integer QAW         = 6,
   parameter integer TRACE       = 0,         // 1: drive the trace port (simulation)
   parameter integer STATS       = 1,         // 0: no statistics counters (small FPGA builds)
-  // PicoRV32 IRQ lines that can never fire (FPGA builds mask the unused ones:
-  // -250 LUTs on iCE40). Only bits 1..4 are used (see irq below); the default
-  // 0 keeps every line.
-  parameter [31:0]  MASKED_IRQ  = 32'h0000_0000
+  // PicoRV32's TWO_STAGE_SHIFT: 0 shifts one bit per cycle (~50 iCE40 LCs
+  // less; the UP5K build), 1 four bits per cycle
+  parameter [0:0]   TWO_STAGE_SHIFT = 1
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -41,7 +51,7 @@ module am_soc #(
   output wire        uart_tx_o,
   input  wire        uart_rx_i,
   output reg         halt_o,                 // firmware wrote HALT
-  output wire        cpu_trap_o,             // PicoRV32 stopped (a trap it could not raise as an IRQ)
+  output wire        restart_o,              // the core is being restarted (one cycle per restart)
   output reg  [31:0] halt_code_o,
   output reg         halt_ok_o,              // halted with code 0 (boards: without the 32-bit code)
   output wire        report_strobe_o,        // firmware wrote SYS.REPORT
@@ -69,24 +79,22 @@ module am_soc #(
   wire [31:0] mem_addr, mem_wdata;
   wire [3:0]  mem_wstrb;
   reg  [31:0] mem_rdata;
-  wire [31:0] irq;
   wire        trap;
+  reg         cpu_rst_q;                     // the restart cycle: the core's reset
 
   picorv32 #(
     .ENABLE_COUNTERS(0), .ENABLE_COUNTERS64(0), .CATCH_MISALIGN(1), .CATCH_ILLINSN(1),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .ENABLE_IRQ(1),
-    .ENABLE_IRQ_QREGS(0), .ENABLE_IRQ_TIMER(0), .MASKED_IRQ(MASKED_IRQ),
-    .LATCHED_IRQ(32'hffff_ffef), .PROGADDR_RESET(32'h0),
-    .PROGADDR_IRQ(32'h10), .STACKADDR(RAM_WORDS * 4)
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .ENABLE_IRQ(0),
+    .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT), .PROGADDR_RESET(32'h0), .STACKADDR(RAM_WORDS * 4)
   ) cpu (
-    .clk(clk_i), .resetn(rst_ni), .trap(trap),
+    .clk(clk_i), .resetn(rst_ni && !cpu_rst_q), .trap(trap),
     .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
     .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb), .mem_rdata(mem_rdata),
     .mem_la_read(la_read), .mem_la_write(la_write), .mem_la_addr(la_addr),
     .mem_la_wdata(la_wdata), .mem_la_wstrb(la_wstrb),
     .pcpi_valid(pcpi_valid), .pcpi_insn(pcpi_insn), .pcpi_rs1(pcpi_rs1), .pcpi_rs2(pcpi_rs2),
     .pcpi_wr(1'b0), .pcpi_rd(32'd0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
-    .irq(irq), .eoi(eoi), .trace_valid(cpu_trace_valid), .trace_data(cpu_trace_data)
+    .irq(32'd0), .eoi(eoi), .trace_valid(cpu_trace_valid), .trace_data(cpu_trace_data)
   );
   // PicoRV32 outputs this SoC does not use (the look-ahead bus's data, PCPI,
   // IRQ acknowledge, instruction trace).
@@ -95,7 +103,7 @@ module am_soc #(
   wire [3:0]  la_wstrb;
   wire [35:0] cpu_trace_data;
   wire unused_cpu = ^{la_addr[1:0], la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
-                      pcpi_rs1, pcpi_rs2, eoi, cpu_trace_valid, cpu_trace_data};
+                      pcpi_rs1, pcpi_rs2, cpu_trace_valid, cpu_trace_data};
 
   // ---- decode and ready, a cycle ahead -------------------------------------------
   // PicoRV32 starts an access in the cycle after mem_la_read/mem_la_write,
@@ -117,8 +125,14 @@ module am_soc #(
                        : (addr[31:28] == 4'h0 && {6'd0, addr[27:2]} < RAM_WORDS)};
   endfunction
   wire       we      = mem_wstrb != 4'd0;
+  // restart_d: the core is restarted next cycle (see "restart" below); no
+  // access is presented to a slave then, whatever the core's registers
+  // say, nor in the cycle after it (the core's registers are reset)
+  wire       restart_d;
+  wire       bus_on_d = !restart_d && !cpu_rst_q;             // an access can follow
   wire       la_go   = !trap && (la_read || la_write);        // mem_addr <= mem_la_addr
-  wire       acc_d   = la_go || (mem_valid && !mem_ready);    // mem_valid next cycle
+  wire       acc_d   = bus_on_d &&
+                       (la_go || (mem_valid && !mem_ready));  // mem_valid next cycle
   reg  [3:0] rgn_q;
   wire [3:0] rgn_d   = la_go ? region(la_addr[31:2]) : rgn_q;
   wire       we_d    = la_go ? la_write : we;
@@ -127,11 +141,12 @@ module am_soc #(
     if (!rst_ni) rgn_q <= 4'd0;
     else         rgn_q <= rgn_d;
   end
-  wire sel_ram = mem_valid && rgn_q[0];
-  wire sel_au  = mem_valid && rgn_q[1];
-  wire sel_urt = mem_valid && rgn_q[2];
-  wire sel_sys = mem_valid && rgn_q[3];
-  wire sel_err = mem_valid && rgn_q == 4'd0;
+  wire acc     = mem_valid && !cpu_rst_q;
+  wire sel_ram = acc && rgn_q[0];
+  wire sel_au  = acc && rgn_q[1];
+  wire sel_urt = acc && rgn_q[2];
+  wire sel_sys = acc && rgn_q[3];
+  wire sel_err = acc && rgn_q == 4'd0;
 
   wire        ram_ready;
   wire [31:0] ram_rdata;
@@ -167,6 +182,8 @@ module am_soc #(
       3'd2:    sys_rdata = RAM_WORDS * 4;
       3'd4:    sys_rdata = boot_arg_i;
       3'd5:    sys_rdata = gc_cfg_i;
+      3'd6:    sys_rdata = {28'd0, rs_ram_q, rs_seq_q, rs_cause_q};
+      3'd7:    sys_rdata = {{(30-RAW){1'b0}}, rs_pc_q, 2'b00};
       default: sys_rdata = 32'd0;
     endcase
   end
@@ -194,9 +211,9 @@ module am_soc #(
   // starts; the unit says itself; a UART access waits only for a TXDATA
   // write while the holding register is full; SYS and the bus-error
   // responder answer at once.
-  wire ready_d = (sel_ram && !ram_ready) || au_ready_d ||
+  wire ready_d = bus_on_d && ((sel_ram && !ram_ready) || au_ready_d ||
                  (acc_d && rgn_d[2] && !(we_d && ua_d == 2'd0 && urt_full_d)) ||
-                 (acc_d && (rgn_d[3] || rgn_d == 4'd0));
+                 (acc_d && (rgn_d[3] || rgn_d == 4'd0)));
   reg  ready_q;
   always @(posedge clk_i) begin
     if (!rst_ni) ready_q <= 1'b0;
@@ -231,12 +248,65 @@ module am_soc #(
     if (sel_sys) mem_rdata = sys_rdata;
   end
 
-  // IRQ 3: bus error (a pulse, latched by PicoRV32 until the handler runs).
-  // IRQ 4: the actor unit's watchdog (a level, held until the firmware
-  // acknowledges it, so PicoRV32 samples it unlatched: LATCHED_IRQ bit 4 = 0).
-  assign irq = {27'd0, au_wd_irq, sel_err, 3'd0};
-  assign cpu_trap_o = trap;
-  wire unused_soc = mem_instr;
+  // ---- restart ---------------------------------------------------------------
+  // Why, in order of precedence when two come in the same cycle: the
+  // watchdog (the unit has aborted the transaction and holds until the
+  // firmware acknowledges; a rising wd_irq), a bus error (the access
+  // completes in this cycle), the core's trap. The restart is the next
+  // cycle (cpu_rst_q); nothing that happens during it restarts again.
+  //
+  // Which instruction trapped: PicoRV32 fetches the next instruction
+  // (pc + 4) while it executes one, except after a jump, and stops at most
+  // one fetch after the trapping instruction was decoded -- the prefetch of
+  // pc + 4, or the (rounded-down) target of a misaligned jump. So the SoC
+  // keeps, for the latest instruction fetch that started, the address of
+  // the fetch that completed before it (ppc) and whether the new one is its
+  // successor (pseq). The trapping instruction is at ppc -- except after a
+  // conditional branch taken to a misaligned target, where ppc is the
+  // branch's prefetched successor and the branch is at ppc - 4 (then pseq
+  // is 0). The firmware decodes the instruction(s) there
+  // (firmware/fw_main.c); the restart copies them into RESTART /
+  // RESTART_PC, kept until the next restart.
+  localparam [1:0] RS_TRAP = 2'd1, RS_BUS = 2'd2, RS_WATCHDOG = 2'd3;
+  reg            wd_seen_q, mv_idle_q;
+  reg  [1:0]     rs_cause_q;
+  reg  [RAW-1:0] fpc_q, ppc_q, rs_pc_q;
+  reg            fpc_ram_q, ppc_ram_q, pseq_q, rs_ram_q, rs_seq_q;
+  wire           wd_rise = au_wd_irq && !wd_seen_q;
+  assign restart_d = !cpu_rst_q && (wd_rise || sel_err || trap);
+  wire [1:0]     rs_cause_d = wd_rise ? RS_WATCHDOG : sel_err ? RS_BUS : RS_TRAP;
+  wire           fetch_start = mem_valid && mem_instr && mv_idle_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cpu_rst_q  <= 1'b0;
+      wd_seen_q  <= 1'b0;
+      rs_cause_q <= 2'd0;
+      mv_idle_q  <= 1'b1;
+    end else begin
+      cpu_rst_q <= restart_d;
+      if (!cpu_rst_q) wd_seen_q <= au_wd_irq;   // a rise in the restart cycle counts next cycle
+      if (restart_d) rs_cause_q <= rs_cause_d;
+      mv_idle_q <= cpu_rst_q || !mem_valid || mem_ready;   // the next valid cycle starts an access
+    end
+  end
+  always @(posedge clk_i) begin
+    if (mem_valid && mem_ready && mem_instr) begin
+      fpc_q     <= mem_addr[RAW+1:2];
+      fpc_ram_q <= rgn_q[0];
+    end
+    if (fetch_start) begin
+      ppc_q     <= fpc_q;
+      ppc_ram_q <= fpc_ram_q;
+      pseq_q    <= (mem_addr[RAW+1:2] == fpc_q + 1'b1);
+    end
+    if (restart_d) begin
+      rs_pc_q  <= ppc_q;
+      rs_ram_q <= ppc_ram_q;
+      rs_seq_q <= pseq_q;
+    end
+  end
+  assign restart_o = cpu_rst_q;
+  wire unused_soc = ^eoi;
 endmodule
 
 `default_nettype wire

@@ -186,7 +186,7 @@ int main(int argc, char **argv)
     uint64_t cycle = 0;
     auto t0 = std::chrono::steady_clock::now();
 
-    for (; cycle < max_cycles && !top->halt_o && !top->cpu_trap_o; cycle++) {
+    for (; cycle < max_cycles && !top->halt_o; cycle++) {
         top->rst_ni = cycle >= 4;
         top->clk_i = 0;
         top->eval();
@@ -294,10 +294,6 @@ int main(int argc, char **argv)
     int rc = 0;
     if (diverged) {
         rc = 1;
-    } else if (top->cpu_trap_o) {
-        std::fprintf(stderr, "am-sim: %s: the CPU stopped (PicoRV32 trap) at cycle %llu\n", name,
-                     (unsigned long long)cycle);
-        rc = 3;
     } else if (!top->halt_o) {
         std::fprintf(stderr, "am-sim: %s: no halt after %llu cycles\n", name,
                      (unsigned long long)cycle);

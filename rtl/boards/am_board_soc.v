@@ -5,8 +5,8 @@
 // Promises: tx_o is high (idle) until the SoC leaves reset -- the UART's
 // flip-flops power up 0, which a terminal would take for a start bit;
 // ok_o = halted with code 0 (the demo finished), err_o = halted with
-// another code, trap_o = PicoRV32 stopped. The board top adds the PLL and
-// maps these onto its pins and LEDs.
+// another code (a trap outside any behavior ends in one: the firmware's
+// PANIC). The board top adds the PLL and maps these onto its pins and LEDs.
 `default_nettype none
 
 module am_board_soc #(
@@ -21,7 +21,7 @@ module am_board_soc #(
   parameter integer STATS       = 1,
   parameter [0:0]   ENABLE_MUL  = 1,
   parameter [0:0]   ENABLE_DIV  = 1,
-  parameter [31:0]  MASKED_IRQ  = 32'h0000_0000
+  parameter [0:0]   TWO_STAGE_SHIFT = 1
 ) (
   input  wire clk_i,
   input  wire lock_i,     // PLL locked (1 when there is no PLL)
@@ -30,8 +30,7 @@ module am_board_soc #(
   output wire tx_o,
   output wire rst_no,
   output wire ok_o,
-  output wire err_o,
-  output wire trap_o
+  output wire err_o
 );
   wire rst_n;
   am_board_reset rst (.clk_i(clk_i), .lock_i(lock_i), .btn_ni(btn_ni), .rst_no(rst_n));
@@ -40,10 +39,10 @@ module am_board_soc #(
   am_soc #(
     .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .STATS(STATS), .TRACE(0), .MASKED_IRQ(MASKED_IRQ)
+    .QAW(QAW), .STATS(STATS), .TRACE(0), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
   ) soc (
     .clk_i(clk_i), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
-    .uart_tx_o(uart_tx), .uart_rx_i(rx_i), .halt_o(halt), .cpu_trap_o(trap_o),
+    .uart_tx_o(uart_tx), .uart_rx_i(rx_i), .halt_o(halt), .restart_o(),
     .halt_code_o(), .halt_ok_o(halt_ok),
     .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
     .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),

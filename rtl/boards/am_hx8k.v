@@ -10,7 +10,8 @@
 //
 // Pins: CLK J3, RX B10 (from the FTDI), TX B12 (to the FTDI), LED[7:0] =
 // D9..D2 (B5 B4 A2 A1 C5 C4 B3 C3): LED[0] halted OK, LED[1] halted with an
-// error code, LED[2] CPU trap, LED[7] out of reset.
+// error code (a trap outside any behavior ends in one), LED[7] out of
+// reset.
 `default_nettype none
 
 module am_hx8k #(
@@ -25,7 +26,6 @@ module am_hx8k #(
   parameter integer STATS       = 0,          // statistics counters (docs/actor-unit.md)
   parameter [0:0]   ENABLE_MUL  = 0,
   parameter [0:0]   ENABLE_DIV  = 0,
-  parameter [31:0]  MASKED_IRQ  = 32'hffff_ffe1,
   parameter [0:0]   USE_PLL     = 1,
   parameter [3:0]   PLL_DIVR    = 4'd0,
   parameter [6:0]   PLL_DIVF    = 7'd63,
@@ -51,16 +51,16 @@ module am_hx8k #(
     assign lock = 1'b1;
   end endgenerate
 
-  wire rst_n, ok, err, trap;
+  wire rst_n, ok, err;
   am_board_soc #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
     .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .MASKED_IRQ(MASKED_IRQ)
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV)
   ) board (
     .clk_i(clk), .lock_i(lock), .btn_ni(1'b1), .rx_i(RX), .tx_o(TX), .rst_no(rst_n),
-    .ok_o(ok), .err_o(err), .trap_o(trap));
+    .ok_o(ok), .err_o(err));
 
-  assign LED = {rst_n, 4'd0, trap, err, ok};
+  assign LED = {rst_n, 5'd0, err, ok};
 endmodule
 
 `default_nettype wire

@@ -9,7 +9,8 @@
 // the 64 KiB in SPRAM). docs/fpga.md has the pinout and the numbers.
 //
 // Pins: CLK 35, RX 6 (from the FTDI), TX 9 (to the FTDI), BTN_N 10 (user
-// button = reset), LEDR_N 11 (halted with an error code, or the CPU trapped),
+// button = reset), LEDR_N 11 (halted with an error code; a trap outside any
+// behavior ends in one),
 // LEDG_N 37 (halted OK: the demo finished).
 `default_nettype none
 
@@ -24,7 +25,7 @@ module am_icebreaker #(
   parameter integer STATS       = 0,          // statistics counters (docs/actor-unit.md)
   parameter [0:0]   ENABLE_MUL  = 0,
   parameter [0:0]   ENABLE_DIV  = 0,
-  parameter [31:0]  MASKED_IRQ  = 32'hffff_ffe1,
+  parameter [0:0]   TWO_STAGE_SHIFT = 0,        // PicoRV32: one-bit shifts (~50 LCs less)
   parameter [3:0]   PLL_DIVR    = 4'd0,       // icepll -i 12 -o 24
   parameter [6:0]   PLL_DIVF    = 7'd63,
   parameter [2:0]   PLL_DIVQ    = 3'd5,
@@ -46,17 +47,17 @@ module am_icebreaker #(
     .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
     .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0), .SDO());
 
-  wire ok, err, trap;
+  wire ok, err;
   am_board_soc #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(16384), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
     .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .MASKED_IRQ(MASKED_IRQ)
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
   ) board (
     .clk_i(clk), .lock_i(lock), .btn_ni(BTN_N), .rx_i(RX), .tx_o(TX), .rst_no(),
-    .ok_o(ok), .err_o(err), .trap_o(trap));
+    .ok_o(ok), .err_o(err));
 
   assign LEDG_N = !ok;
-  assign LEDR_N = !(err || trap);
+  assign LEDR_N = !err;
 endmodule
 
 `default_nettype wire

@@ -9,8 +9,8 @@
 //
 // Pins: clk_25mhz G2, ftdi_txd M1 (from the FTDI), ftdi_rxd L4 (to the FTDI),
 // btn[0] D6 (PWR button, active low: reset), led[7:0] H3 E1 E2 D1 D2 C1 C2 B2
-// (led[0] halted OK, led[1] halted with an error code, led[2] CPU trap,
-// led[7] out of reset), wifi_gpio0 L2 held high (keeps the ESP32 from
+// (led[0] halted OK, led[1] halted with an error code -- a trap outside any
+// behavior ends in one --, led[7] out of reset), wifi_gpio0 L2 held high (keeps the ESP32 from
 // resetting the board).
 `default_nettype none
 
@@ -26,7 +26,6 @@ module am_ulx3s #(
   parameter integer STATS       = 1,          // statistics counters (docs/actor-unit.md)
   parameter [0:0]   ENABLE_MUL  = 1,
   parameter [0:0]   ENABLE_DIV  = 1,
-  parameter [31:0]  MASKED_IRQ  = 32'hffff_ffe1,
   // EHXPLLL: f = 25 MHz * CLKFB_DIV / CLKI_DIV, VCO = f * CLKOP_DIV in 400..800 MHz
   parameter integer PLL_CLKI_DIV  = 1,
   parameter integer PLL_CLKFB_DIV = 2,
@@ -53,16 +52,16 @@ module am_ulx3s #(
     .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1),
     .PHASELOADREG(1'b1), .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0), .LOCK(lock));
 
-  wire rst_n, ok, err, trap;
+  wire rst_n, ok, err;
   am_board_soc #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
     .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .MASKED_IRQ(MASKED_IRQ)
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV)
   ) board (
     .clk_i(clk), .lock_i(lock), .btn_ni(btn[0]), .rx_i(ftdi_txd), .tx_o(ftdi_rxd), .rst_no(rst_n),
-    .ok_o(ok), .err_o(err), .trap_o(trap));
+    .ok_o(ok), .err_o(err));
 
-  assign led = {rst_n, 4'd0, trap, err, ok};
+  assign led = {rst_n, 5'd0, err, ok};
   assign wifi_gpio0 = 1'b1;
 endmodule
 

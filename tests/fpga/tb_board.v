@@ -5,7 +5,7 @@
 // ice40 cells_sim.v); both consoles must equal the host runtime's output.
 //
 // Writes every received byte to +out=FILE; stops when a halt LED lights
-// (green: halted OK, red: error code or CPU trap) and the UART has been idle
+// (green: halted OK, red: error code) and the UART has been idle
 // for two characters' time, or fails after +max_cycles=N.
 // Parameters: UART_DIV (cycles per bit, as the board computes it); with
 // POSTSYNTH defined the DUT is the netlist (no parameters), else the RTL top

@@ -61,6 +61,12 @@ void prog_faults_victim(am_ctx *ctx)
          * hold ignores those writes (a waiting write would block its IRQ) */
         for (;;) AM_SEND(ctx, c, 0);
     case FAULTS_OP_READS_SPIN: prog_spin_on_unit(ctx); break;
+    case FAULTS_OP_MIS_STORE:     prog_trap_way(ctx, PROG_TRAP_MIS_STORE); break;
+    case FAULTS_OP_MIS_JAL:       prog_trap_way(ctx, PROG_TRAP_MIS_JAL); break;
+    case FAULTS_OP_MIS_JALR:      prog_trap_way(ctx, PROG_TRAP_MIS_JALR); break;
+    case FAULTS_OP_MIS_BRANCH:    prog_trap_way(ctx, PROG_TRAP_MIS_BRANCH); break;
+    case FAULTS_OP_ECALL:         prog_trap_way(ctx, PROG_TRAP_ECALL); break;
+    case FAULTS_OP_BRANCH_EBREAK: prog_trap_way(ctx, PROG_TRAP_BRANCH_EBREAK); break;
     default:
         /* FAULTS_OP_NONE: a created victim's own message; commit quietly */
         return;

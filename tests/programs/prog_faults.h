@@ -24,7 +24,15 @@ enum {
     FAULTS_OP_SENDS_LOOP,   /* TOO_MANY_SENDS, then an infinite loop: first fault wins */
     FAULTS_OP_SENDS_SPIN,   /* TOO_MANY_SENDS, then sends forever: first fault wins */
     FAULTS_OP_READS_SPIN,   /* WATCHDOG: an infinite loop reading the unit */
-    FAULTS_OP_COUNT = FAULTS_OP_READS_SPIN
+    /* the other ways the core traps (prog_trap.h, PROG_TRAP_*): the SoC
+     * restarts the core and the firmware tells them apart (firmware.md) */
+    FAULTS_OP_MIS_STORE,    /* TRAP_MISALIGNED: a misaligned store */
+    FAULTS_OP_MIS_JAL,      /* TRAP_MISALIGNED: a jump to pc + 6 */
+    FAULTS_OP_MIS_JALR,     /* TRAP_MISALIGNED: an indirect jump to an odd halfword */
+    FAULTS_OP_MIS_BRANCH,   /* TRAP_MISALIGNED: a taken branch to pc + 6, an illegal word after it */
+    FAULTS_OP_ECALL,        /* TRAP_ILLEGAL: ecall */
+    FAULTS_OP_BRANCH_EBREAK,/* TRAP_EBREAK: a branch not taken, then ebreak */
+    FAULTS_OP_COUNT = FAULTS_OP_BRANCH_EBREAK
 };
 
 #define FAULTS_FLOOD_DEPTH 3u   /* 1 + 8 + 64 + 512 messages if nothing failed */

@@ -41,6 +41,56 @@ static inline void prog_trap(am_ctx *ctx, uint32_t cause)
     }
     for (;;) { }   /* not reached: the trap does not return */
 }
+/* The other ways PicoRV32 traps, each with the cause it must give: the
+ * SoC restarts the core and the firmware finds the trapping instruction
+ * (rtl/am_soc.v, "restart"; firmware/fw_main.c, trap_cause). */
+enum {
+    PROG_TRAP_MIS_STORE,      /* TRAP_MISALIGNED */
+    PROG_TRAP_MIS_JAL,        /* TRAP_MISALIGNED */
+    PROG_TRAP_MIS_JALR,       /* TRAP_MISALIGNED */
+    PROG_TRAP_MIS_BRANCH,     /* TRAP_MISALIGNED, though an illegal word follows the branch */
+    PROG_TRAP_ECALL,          /* TRAP_ILLEGAL */
+    PROG_TRAP_BRANCH_EBREAK,  /* TRAP_EBREAK, after a branch not taken */
+};
+static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
+{
+    (void)ctx;
+    switch (way) {
+    case PROG_TRAP_MIS_STORE: {
+        /* PicoRV32 still writes the aligned word before it stops: aim at
+         * one of our own */
+        volatile uint32_t w[2] = { 1, 2 };
+        __asm__ volatile("sw zero, 2(%0)" : : "r"(w) : "memory");
+        break;
+    }
+    case PROG_TRAP_MIS_JAL:
+        __asm__ volatile(".word 0x0060006f\n"      /* jal x0, . + 6 */
+                         ".word 0x00000000\n.word 0x00000000" ::: "memory");
+        break;
+    case PROG_TRAP_MIS_JALR: {
+        uint32_t t;
+        __asm__ volatile("auipc %0, 0\n"
+                         "addi %0, %0, 14\n"
+                         "jalr x0, 0(%0)\n"            /* to the middle of the next word */
+                         ".word 0x00000000\n.word 0x00000000" : "=&r"(t) : : "memory");
+        break;
+    }
+    case PROG_TRAP_MIS_BRANCH:
+        __asm__ volatile(".word 0x00000363\n"      /* beq x0, x0, . + 6 */
+                         ".word 0x00000000\n.word 0x00000000" ::: "memory");
+        break;
+    case PROG_TRAP_ECALL:
+        __asm__ volatile("ecall" ::: "memory");
+        break;
+    case PROG_TRAP_BRANCH_EBREAK:
+        __asm__ volatile(".word 0x00001463\n"      /* bne x0, x0, . + 8: never taken */
+                         "ebreak\n.word 0x00000000" ::: "memory");
+        break;
+    default:
+        break;
+    }
+    for (;;) { }   /* not reached: the trap does not return */
+}
 /* An infinite loop that keeps reading the unit: the watchdog must still get
  * through (docs/actor-unit.md, "Watchdog"). */
 static inline void prog_spin_on_unit(am_ctx *ctx)
@@ -50,6 +100,16 @@ static inline void prog_spin_on_unit(am_ctx *ctx)
 #else
 #include "am_rt.h"
 static inline void prog_trap(am_ctx *ctx, uint32_t cause) { am_host_trap(ctx, cause); }
+enum {
+    PROG_TRAP_MIS_STORE, PROG_TRAP_MIS_JAL, PROG_TRAP_MIS_JALR, PROG_TRAP_MIS_BRANCH,
+    PROG_TRAP_ECALL, PROG_TRAP_BRANCH_EBREAK,
+};
+static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
+{
+    am_host_trap(ctx, way == PROG_TRAP_ECALL ? AM_FAULT_TRAP_ILLEGAL
+                      : way == PROG_TRAP_BRANCH_EBREAK ? AM_FAULT_TRAP_EBREAK
+                      : AM_FAULT_TRAP_MISALIGNED);
+}
 static inline void prog_spin_on_unit(am_ctx *ctx) { am_host_trap(ctx, AM_FAULT_WATCHDOG); }
 #endif
 
