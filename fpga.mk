@@ -58,7 +58,8 @@ icebreaker_PINS       := constraints/icebreaker.pcf
 icebreaker_MHZ        ?= 16.5
 icebreaker_GOAL_MHZ   := 24
 icebreaker_GOAL_LC    := 60
-icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0
+icebreaker_SYNTH      := -device u        # abc9 maps with the UP5K's delays (~55 LCs fewer than hx's)
+icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0 WD_W=20
 icebreaker_ARCH       := rv32i
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 1792
@@ -73,7 +74,7 @@ hx8k_PINS             := constraints/hx8k.pcf
 hx8k_MHZ              ?= 40
 hx8k_GOAL_MHZ         := 50
 hx8k_GOAL_LC          := 100
-hx8k_SOC              := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=1 ENABLE_DIV=1 RAM_WORDS=2048 STATS=0
+hx8k_SOC              := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=1 ENABLE_DIV=1 RAM_WORDS=2048 STATS=0 WD_W=20
 hx8k_ARCH             := rv32im
 hx8k_RAM_WORDS        := 2048
 hx8k_BRAM_WORDS       := 2048
@@ -180,7 +181,7 @@ fpga_ice40_ram = $(if $(filter ice40,$($(1)_FAMILY)),rtl/boards/am_ram_ice40.v,r
 fpga_yosys = yosys -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
 	  rtl/boards/$($(1)_TOP).v $(call fpga_ice40_ram,$(1)) $(FPGA_SOC_RTL) $(PICORV32_V); \
 	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); \
-	  synth_$($(1)_FAMILY) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP) $(if $(3),-json $(3)); \
+	  synth_$($(1)_FAMILY) $($(1)_SYNTH) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP) $(if $(3),-json $(3)); \
 	  tee -q -o $(FPGA_BUILD)/$(1)/$(5).stat stat; $(4)" > /dev/null
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \

@@ -32,6 +32,10 @@ module am_actor_unit #(
   parameter integer BEH_W           = 8,   // behavior id bits (BEH_COUNT <= 2^BEH_W)
   parameter integer BEH_COUNT_RESET = 3,   // built-in behaviors valid from reset
   parameter integer TRACE           = 0,
+  // watchdog budget bits: a WATCHDOG write of 2^WD_W or more sets the
+  // largest budget, 2^WD_W - 1 (small FPGA builds: 20, the firmware's
+  // 1,000,000 cycles fit)
+  parameter integer WD_W            = 32,
   // 1: the statistics counters (CYCLES, COMMITS, ABORTS/FAULTS, the GC
   // counters); 0: they read 0 and cost no logic (small FPGA builds)
   parameter integer STATS           = 1
@@ -163,7 +167,7 @@ module am_actor_unit #(
   // compare on the bus path, and no comparator at all. A WATCHDOG write
   // applies from the next transaction on (the firmware writes WATCHDOG only
   // outside transactions).
-  reg  [31:0] wd_budget_q, wd_rem_q;
+  reg  [WD_W-1:0] wd_budget_q, wd_rem_q;
   reg         wd_hold_q;
   reg         wd_over_q;
   wire        wd_fire = d_open && !wd_hold_q && wd_over_q;
@@ -437,9 +441,18 @@ module am_actor_unit #(
   end
 
   // ---------------------------------------------------------------- watchdog
-  reg         wd_on_q;      // wd_budget_q != 0
-  wire [31:0] wd_rem_d    = d_open ? wd_rem_q - 32'd1 : wd_budget_q;
-  wire        wd_over_d   = d_open && wd_on_q && (wd_rem_q[31:1] == 31'd0);
+  reg             wd_on_q;      // wd_budget_q != 0
+  wire [WD_W-1:0] wd_rem_d  = d_open ? wd_rem_q - 1'b1 : wd_budget_q;
+  wire            wd_over_d = d_open && wd_on_q && (wd_rem_q[WD_W-1:1] == 0);
+  // the budget written, saturated to WD_W bits
+  wire [WD_W-1:0] wd_wval;
+  generate
+    if (WD_W < 32) begin : g_wd_sat
+      assign wd_wval = (mem_wdata_i[31:WD_W] != 0) ? {WD_W{1'b1}} : mem_wdata_i[WD_W-1:0];
+    end else begin : g_wd_full
+      assign wd_wval = mem_wdata_i[WD_W-1:0];
+    end
+  endgenerate
   wire        wd_hold_d   = w_wdog ? 1'b0 : (wd_fire ? 1'b1 : wd_hold_q);
 
   // ---------------------------------------------------------------- the busy flag, a cycle ahead
@@ -482,9 +495,9 @@ module am_actor_unit #(
   endgenerate
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      wd_budget_q <= 32'd0;
+      wd_budget_q <= {WD_W{1'b0}};
       wd_on_q     <= 1'b0;
-      wd_rem_q    <= 32'd0;
+      wd_rem_q    <= {WD_W{1'b0}};
       wd_hold_q   <= 1'b0;
       wd_over_q   <= 1'b0;
     end else begin
@@ -492,7 +505,7 @@ module am_actor_unit #(
       wd_over_q <= wd_over_d;
       if (wd_fire) wd_hold_q <= 1'b1;
       if (w_wdog) begin
-        wd_budget_q <= mem_wdata_i;
+        wd_budget_q <= wd_wval;
         wd_on_q     <= (mem_wdata_i != 32'd0);
         wd_hold_q   <= 1'b0;
       end
@@ -501,20 +514,29 @@ module am_actor_unit #(
 
   // ---------------------------------------------------------------- fault handler and fault info
   // FAULT_HANDLER: where aborted events are delivered (reset: the console;
-  // 0 = nowhere). SET_HANDLER stages a new one, applied at commit. The fault
-  // info of the failed event is latched at the end of its transaction and
-  // read by the handler while the delivery is open.
-  reg  [31:0] fh_q, sh_val_q, abort_code_q;
+  // 0 = nowhere). SET_HANDLER stages a new one, applied at commit (it is AM_NIL
+  // or a reference inside the table, so {generation, slot} holds it). The
+  // fault info of the failed event is latched at the end of its transaction
+  // and read by the handler while the delivery is open: cause, target
+  // ({generation, slot}), behavior (or dead), and the FAIL code, which is
+  // abort_code_q itself: it is written by a transaction's first fault when
+  // that is FAIL, never during a fault delivery (whose own faults are not
+  // delivered), so it still holds the failed event's code while its
+  // delivery runs.
+  reg  [31:0] fh_q, abort_code_q;
+  reg  [16+SLOT_W-1:0] sh_val_q;
   reg         fh_nz_q;      // fh_q != 0, kept with it (off the dispatcher's paths)
   reg         sh_pend_q;
   reg  [3:0]  f_cause_q;
-  reg  [31:0] f_code_q, f_target_q, f_beh_q;
+  reg  [16+SLOT_W-1:0] f_target_q;
+  reg  [BEH_W-1:0] f_beh_q;
+  reg         f_dead_q;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       fh_q         <= 32'h0001_0000;
       fh_nz_q      <= 1'b1;
       sh_pend_q    <= 1'b0;
-      sh_val_q     <= 32'd0;
+      sh_val_q     <= {(16+SLOT_W){1'b0}};
       abort_code_q <= 32'd0;
     end else begin
       if (w_fh) begin
@@ -523,28 +545,31 @@ module am_actor_unit #(
       end
       if (set_fh_go) begin
         sh_pend_q <= 1'b1;
-        sh_val_q  <= mem_wdata_i;
+        sh_val_q  <= {mem_wdata_i[31:16], mem_wdata_i[SLOT_W-1:0]};
       end
-      if (w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0)) abort_code_q <= mem_wdata_i;
+      if (w_abort_code && !d_fault) abort_code_q <= mem_wdata_i;
       if (d_end) begin
         if (d_commit && sh_pend_q) begin
-          fh_q    <= sh_val_q;
-          fh_nz_q <= (sh_val_q != 32'd0);
+          fh_q    <= {sh_val_q[16+SLOT_W-1:SLOT_W], {(16-SLOT_W){1'b0}}, sh_val_q[SLOT_W-1:0]};
+          fh_nz_q <= (sh_val_q != 0);
         end
-        sh_pend_q    <= 1'b0;
-        abort_code_q <= 32'd0;
+        sh_pend_q <= 1'b0;
       end
     end
   end
+  // the first fault of a transaction is FAIL: its code (ABORT[FAIL] or ABORT[0])
+  wire w_abort_code = w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0);
   always @(posedge clk_i) begin
     if (d_end && !d_commit && !d_fault) begin
       f_cause_q  <= end_cause;
-      f_code_q   <= (end_cause == 4'd1) ? abort_code_q : 32'd0;
-      f_target_q <= self_ref;
-      f_beh_q    <= d_dead ? 32'hFFFF_FFFF : {{(32-BEH_W){1'b0}}, d_beh};
+      f_target_q <= {d_self_gen, d_self_slot};
+      f_beh_q    <= d_beh;
+      f_dead_q   <= d_dead;
     end
   end
   wire f_open = d_open && d_fault;
+  wire [31:0] f_target = {f_target_q[16+SLOT_W-1:SLOT_W], {(16-SLOT_W){1'b0}},
+                          f_target_q[SLOT_W-1:0]};
 
   // ---------------------------------------------------------------- control registers, counters
   always @(posedge clk_i) begin
@@ -597,11 +622,12 @@ module am_actor_unit #(
     case (a)
       8'h00: rd_reg = {16'd0, last_cause_q, cause, 3'd0, wd_hold_q, d_open && (cause != 4'd0),
                        run_q, q_empty, d_open};
-      8'h07: rd_reg = wd_budget_q;
+      8'h07: rd_reg[WD_W-1:0] = wd_budget_q;
       8'h0C: rd_reg[3:0] = f_open ? f_cause_q : 4'd0;     // 0x030 F_CAUSE
-      8'h0D: rd_reg = f_open ? f_code_q : 32'd0;          // 0x034 F_CODE
-      8'h0E: rd_reg = f_open ? f_target_q : 32'd0;        // 0x038 F_TARGET
-      8'h0F: rd_reg = f_open ? f_beh_q : 32'd0;           // 0x03C F_BEH
+      8'h0D: rd_reg = (f_open && f_cause_q == 4'd1) ? abort_code_q : 32'd0;   // 0x034 F_CODE
+      8'h0E: rd_reg = f_open ? f_target : 32'd0;          // 0x038 F_TARGET
+      8'h0F: rd_reg = !f_open ? 32'd0 : f_dead_q ? 32'hFFFF_FFFF :            // 0x03C F_BEH
+                      {{(32-BEH_W){1'b0}}, f_beh_q};
       8'hA8: rd_reg = fh_q;                               // 0x2A0 FAULT_HANDLER
       8'h01: rd_reg = {31'd0, run_q};
       8'h02: rd_reg[BEH_W:0] = beh_count_q;
@@ -651,6 +677,11 @@ module am_actor_unit #(
       reg [31:0] ns_sh [0:7];   // last NEW_STATE words
       reg [31:0] bw_sh [0:7];   // last BECOME_W words
       reg [31:0] p_ref_q;
+      reg [31:0] tr_code_q;     // the FAIL code of this transaction, deliveries too
+      always @(posedge clk_i) begin
+        if (!rst_ni || d_end) tr_code_q <= 32'd0;
+        else if (w_abort_code) tr_code_q <= mem_wdata_i;
+      end
       always @(posedge clk_i) begin
         if (w_send_w) sw_sh[a[2:0]] <= mem_wdata_i;
         if (w_new_st) ns_sh[a[2:0]] <= mem_wdata_i;
@@ -703,7 +734,7 @@ module am_actor_unit #(
       assign trace_words_o = wds;
       assign trace_cause_o = (d_end && !d_commit) ? end_cause : 4'd0;
       assign trace_code_o  = g_done ? {{(31-SLOT_W){1'b0}}, t_free_n} :   // GC: free slots after
-                             (d_end && !d_commit && end_cause == 4'd1) ? abort_code_q : 32'd0;
+                             (d_end && !d_commit && end_cause == 4'd1) ? tr_code_q : 32'd0;
     end else begin : g_notrace
       wire unused_trace_only = w_become;   // the trace port's only reader
       assign trace_valid_o = 1'b0;

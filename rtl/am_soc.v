@@ -33,12 +33,14 @@ module am_soc #(
   parameter integer RAM_WORDS   = 16384,     // 64 KiB
   parameter         FIRMWARE    = "",        // $readmemh image of the RAM
   parameter integer UART_DIV    = 104,
+  parameter integer UART_DIV_RW = 1,         // 0: the UART's divider is fixed (FPGA boards)
   parameter [0:0]   ENABLE_MUL  = 1,
   parameter [0:0]   ENABLE_DIV  = 1,
   parameter integer TABLE_SLOTS = 128,
   parameter integer QAW         = 6,
   parameter integer TRACE       = 0,         // 1: drive the trace port (simulation)
   parameter integer STATS       = 1,         // 0: no statistics counters (small FPGA builds)
+  parameter integer WD_W        = 32,        // watchdog budget bits (am_actor_unit)
   // PicoRV32's TWO_STAGE_SHIFT: 0 shifts one bit per cycle (~50 iCE40 LCs
   // less; the UP5K build), 1 four bits per cycle
   parameter [0:0]   TWO_STAGE_SHIFT = 1
@@ -156,7 +158,7 @@ module am_soc #(
 
   wire        urt_ready, urt_full_d;
   wire [31:0] urt_rdata;
-  am_uart #(.DIV(UART_DIV)) uart (
+  am_uart #(.DIV(UART_DIV), .DIV_RW(UART_DIV_RW)) uart (
     .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_urt), .ready_o(urt_ready),
     .tx_full_d_o(urt_full_d), .addr_i(mem_addr[3:2]), .wdata_i(mem_wdata), .we_i(we),
     .rdata_o(urt_rdata),
@@ -165,7 +167,8 @@ module am_soc #(
   wire        au_ready, au_ready_d;
   wire [31:0] au_rdata;
   wire        au_wd_irq;
-  am_actor_unit #(.TABLE_SLOTS(TABLE_SLOTS), .QUEUE_AW(QAW), .TRACE(TRACE), .STATS(STATS)) au (
+  am_actor_unit #(.TABLE_SLOTS(TABLE_SLOTS), .QUEUE_AW(QAW), .TRACE(TRACE), .STATS(STATS),
+                  .WD_W(WD_W)) au (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .mem_valid_i(sel_au), .mem_ready_o(au_ready), .mem_addr_i(mem_addr),
     .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata),

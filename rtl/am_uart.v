@@ -12,7 +12,10 @@
 //                  read with valid set consumes it.
 //   0x8 STATUS  R  bit 0 tx busy, bit 1 rx valid, [15:8] framing errors
 //                  (saturating), [23:16] overruns (saturating).
-//   0xC DIV     RW clock cycles per bit (reset: DIV parameter).
+//   0xC DIV     RW clock cycles per bit (reset: DIV parameter). With DIV_RW = 0
+//                  (the FPGA boards: the divider is the board's, fixed) it
+//                  reads DIV and writes are ignored; the bit counters are
+//                  then only as wide as DIV needs.
 // Promises: a byte whose stop bit is 0 is not delivered but counted as a
 // framing error; a byte arriving while the buffer is full is not delivered but
 // counted as an overrun — both visible in STATUS, never silently lost.
@@ -22,7 +25,8 @@
 `default_nettype none
 
 module am_uart #(
-  parameter integer DIV = 104  // cycles per bit at reset (12 MHz / 115200)
+  parameter integer DIV    = 104,  // cycles per bit at reset (12 MHz / 115200)
+  parameter integer DIV_RW = 1     // 0: DIV is fixed (writes to DIV are ignored)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -38,15 +42,19 @@ module am_uart #(
   output wire        tx_strobe_o,
   output wire [7:0]  tx_byte_o
 );
-  reg [15:0] div_q;
-  wire unused_wdata = ^wdata_i[31:16];  // registers are at most 16 bits wide
+  // bit timing: CW-bit counters count down from div - 1 to 0 (one bit time)
+  localparam integer CW = DIV_RW != 0 ? 16 : (DIV < 4 ? 2 : $clog2(DIV));
+  wire [15:0]   div;
+  wire [CW-1:0] div_m1 = div[CW-1:0] - 1'b1;
+  wire [16:0]   div_x  = {1'b0, div};
+  wire unused_wdata = ^{wdata_i[31:16], div_x[0]};  // registers are at most 16 bits wide
 
   // ---- transmit -----------------------------------------------------------
   reg        hold_full_q;
   reg [7:0]  hold_q;
   reg [9:0]  tx_shift_q;   // stop, data, start (LSB first)
   reg [3:0]  tx_bits_q;    // bits left to shift out
-  reg [15:0] tx_cnt_q;
+  reg [CW-1:0] tx_cnt_q;
   reg        tx_q;
 
   wire wr_tx   = valid_i && we_i && addr_i == 2'd0;
@@ -62,7 +70,7 @@ module am_uart #(
       hold_q      <= 8'd0;
       tx_shift_q  <= 10'h3ff;
       tx_bits_q   <= 4'd0;
-      tx_cnt_q    <= 16'd0;
+      tx_cnt_q    <= {CW{1'b0}};
       tx_q        <= 1'b1;
     end else begin
       if (tx_take) begin
@@ -74,17 +82,17 @@ module am_uart #(
         if (hold_full_q) begin
           tx_shift_q  <= {1'b1, hold_q, 1'b0};
           tx_bits_q   <= 4'd10;
-          tx_cnt_q    <= 16'd0;
+          tx_cnt_q    <= div_m1;
           hold_full_q <= 1'b0;
         end
       end else begin
         tx_q <= tx_shift_q[0];
-        if (tx_cnt_q == div_q - 16'd1) begin
-          tx_cnt_q   <= 16'd0;
+        if (tx_cnt_q == {CW{1'b0}}) begin
+          tx_cnt_q   <= div_m1;
           tx_shift_q <= {1'b1, tx_shift_q[9:1]};
           tx_bits_q  <= tx_bits_q - 4'd1;
         end else begin
-          tx_cnt_q <= tx_cnt_q + 16'd1;
+          tx_cnt_q <= tx_cnt_q - 1'b1;
         end
       end
     end
@@ -93,7 +101,7 @@ module am_uart #(
   // ---- receive ----------------------------------------------------------------
   reg [2:0]  rx_sync_q;
   reg        rx_busy_q;
-  reg [15:0] rx_cnt_q;
+  reg [CW-1:0] rx_cnt_q;
   reg [3:0]  rx_bit_q;     // 0 = start bit, 1..8 data, 9 stop
   reg [7:0]  rx_shift_q;
   reg        rx_valid_q;
@@ -107,7 +115,7 @@ module am_uart #(
     if (!rst_ni) begin
       rx_sync_q   <= 3'b111;
       rx_busy_q   <= 1'b0;
-      rx_cnt_q    <= 16'd0;
+      rx_cnt_q    <= {CW{1'b0}};
       rx_bit_q    <= 4'd0;
       rx_shift_q  <= 8'd0;
       rx_valid_q  <= 1'b0;
@@ -120,13 +128,13 @@ module am_uart #(
       if (!rx_busy_q) begin
         if (!rx_s) begin                    // falling edge: start bit
           rx_busy_q <= 1'b1;
-          rx_cnt_q  <= {1'b0, div_q[15:1]}; // sample mid-bit
+          rx_cnt_q  <= div_x[CW:1];           // sample mid-bit
           rx_bit_q  <= 4'd0;
         end
-      end else if (rx_cnt_q != 16'd0) begin
-        rx_cnt_q <= rx_cnt_q - 16'd1;
+      end else if (rx_cnt_q != {CW{1'b0}}) begin
+        rx_cnt_q <= rx_cnt_q - 1'b1;
       end else begin
-        rx_cnt_q <= div_q - 16'd1;
+        rx_cnt_q <= div_m1;
         if (rx_bit_q == 4'd0) begin
           if (rx_s) rx_busy_q <= 1'b0;      // glitch, not a start bit
           else      rx_bit_q  <= 4'd1;
@@ -149,17 +157,26 @@ module am_uart #(
   end
 
   // ---- bus ---------------------------------------------------------------------
-  always @(posedge clk_i) begin
-    if (!rst_ni) div_q <= DIV[15:0];
-    else if (valid_i && we_i && addr_i == 2'd3) div_q <= (wdata_i[15:0] < 16'd2) ? 16'd2 : wdata_i[15:0];
-  end
+  generate
+    if (DIV_RW != 0) begin : g_div_rw
+      reg [15:0] div_q;
+      always @(posedge clk_i) begin
+        if (!rst_ni) div_q <= DIV[15:0];
+        else if (valid_i && we_i && addr_i == 2'd3)
+          div_q <= (wdata_i[15:0] < 16'd2) ? 16'd2 : wdata_i[15:0];
+      end
+      assign div = div_q;
+    end else begin : g_div_fixed
+      assign div = DIV[15:0];
+    end
+  endgenerate
 
   always @(*) begin
     case (addr_i)
       2'd1:    rdata_o = {23'd0, rx_valid_q, rx_data_q};
       2'd2:    rdata_o = {8'd0, overrun_q, frame_err_q, 6'd0, rx_valid_q,
                           hold_full_q || tx_bits_q != 4'd0};
-      2'd3:    rdata_o = {16'd0, div_q};
+      2'd3:    rdata_o = {16'd0, div};
       default: rdata_o = 32'd0;
     endcase
   end

@@ -19,6 +19,7 @@ module am_board_soc #(
   parameter integer TABLE_SLOTS = 128,
   parameter integer QAW         = 6,
   parameter integer STATS       = 1,
+  parameter integer WD_W        = 32,
   parameter [0:0]   ENABLE_MUL  = 1,
   parameter [0:0]   ENABLE_DIV  = 1,
   parameter [0:0]   TWO_STAGE_SHIFT = 1
@@ -38,8 +39,9 @@ module am_board_soc #(
   wire        halt, halt_ok, uart_tx;
   am_soc #(
     .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
+    .UART_DIV_RW(0),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .STATS(STATS), .TRACE(0), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
+    .QAW(QAW), .STATS(STATS), .WD_W(WD_W), .TRACE(0), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
   ) soc (
     .clk_i(clk_i), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
     .uart_tx_o(uart_tx), .uart_rx_i(rx_i), .halt_o(halt), .restart_o(),

@@ -24,6 +24,7 @@ module am_hx8k #(
   parameter integer TABLE_SLOTS = 32,
   parameter integer QAW         = 5,
   parameter integer STATS       = 0,          // statistics counters (docs/actor-unit.md)
+  parameter integer WD_W        = 32,         // watchdog budget bits
   parameter [0:0]   ENABLE_MUL  = 0,
   parameter [0:0]   ENABLE_DIV  = 0,
   parameter [0:0]   USE_PLL     = 1,
@@ -54,7 +55,7 @@ module am_hx8k #(
   wire rst_n, ok, err;
   am_board_soc #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
-    .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS),
+    .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS), .WD_W(WD_W),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV)
   ) board (
     .clk_i(clk), .lock_i(lock), .btn_ni(1'b1), .rx_i(RX), .tx_o(TX), .rst_no(rst_n),

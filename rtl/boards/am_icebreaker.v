@@ -23,6 +23,7 @@ module am_icebreaker #(
   parameter integer TABLE_SLOTS = 64,
   parameter integer QAW         = 6,
   parameter integer STATS       = 0,          // statistics counters (docs/actor-unit.md)
+  parameter integer WD_W        = 32,         // watchdog budget bits
   parameter [0:0]   ENABLE_MUL  = 0,
   parameter [0:0]   ENABLE_DIV  = 0,
   parameter [0:0]   TWO_STAGE_SHIFT = 0,        // PicoRV32: one-bit shifts (~50 LCs less)
@@ -50,7 +51,7 @@ module am_icebreaker #(
   wire ok, err;
   am_board_soc #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(16384), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
-    .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS),
+    .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS), .WD_W(WD_W),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
   ) board (
     .clk_i(clk), .lock_i(lock), .btn_ni(BTN_N), .rx_i(RX), .tx_o(TX), .rst_no(),

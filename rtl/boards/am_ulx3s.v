@@ -24,6 +24,7 @@ module am_ulx3s #(
   parameter integer TABLE_SLOTS = 128,
   parameter integer QAW         = 6,
   parameter integer STATS       = 1,          // statistics counters (docs/actor-unit.md)
+  parameter integer WD_W        = 32,         // watchdog budget bits
   parameter [0:0]   ENABLE_MUL  = 1,
   parameter [0:0]   ENABLE_DIV  = 1,
   // EHXPLLL: f = 25 MHz * CLKFB_DIV / CLKI_DIV, VCO = f * CLKOP_DIV in 400..800 MHz
@@ -55,7 +56,7 @@ module am_ulx3s #(
   wire rst_n, ok, err;
   am_board_soc #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
-    .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS),
+    .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS), .WD_W(WD_W),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV)
   ) board (
     .clk_i(clk), .lock_i(lock), .btn_ni(btn[0]), .rx_i(ftdi_txd), .tx_o(ftdi_rxd), .rst_no(rst_n),

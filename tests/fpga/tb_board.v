@@ -24,6 +24,7 @@ module tb_board;
   parameter [0:0]   ENABLE_MUL  = 0;
   parameter [0:0]   ENABLE_DIV  = 0;
   parameter integer STATS       = 0;
+  parameter integer WD_W        = 32;
 `endif
 
   reg  clk = 1'b0;
@@ -35,7 +36,8 @@ module tb_board;
 `else
   am_icebreaker #(
     .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .STATS(STATS)
+    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .STATS(STATS),
+    .WD_W(WD_W)
   ) dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
 `endif
 

@@ -21,17 +21,19 @@ RTL_UNIT_SRCS := rtl/am_actor_unit.v rtl/am_event_queue.v rtl/am_actor_table.v \
                  rtl/am_txn.v rtl/am_dispatch.v rtl/am_gc.v
 
 # Icarus benches: name -> sources (bench + DUT)
-RTL_IV_BENCHES := tb_am_event_queue tb_am_actor_table tb_am_txn tb_am_uart
+RTL_IV_BENCHES := tb_am_event_queue tb_am_actor_table tb_am_txn tb_am_uart tb_am_uart_fixed
 tb_am_event_queue_SRCS := tests/rtl/tb_am_event_queue.v rtl/am_event_queue.v
 tb_am_actor_table_SRCS := tests/rtl/tb_am_actor_table.v rtl/am_actor_table.v
 tb_am_txn_SRCS         := tests/rtl/tb_am_txn.v rtl/am_txn.v
 tb_am_uart_SRCS        := tests/rtl/tb_am_uart.v rtl/am_uart.v
+# the board's UART: a fixed divider (DIV_RW = 0), odd
+tb_am_uart_fixed_SRCS  := -Ptb_am_uart.DIV=11 -Ptb_am_uart.DIV_RW=0 tests/rtl/tb_am_uart.v rtl/am_uart.v
 
 RTL_UNIT_TB := $(RTL_BUILD)/unit/tb_am_actor_unit
 
 .PHONY: rtl-test lint synth-unit rtl-clean
 
-$(RTL_BUILD)/%.vvp: tests/rtl/%.v $(RTL_UNIT_SRCS) rtl/am_uart.v
+$(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v $(wildcard tests/rtl/tb_am_*.v)
 	@mkdir -p $(RTL_BUILD)
 	$(IVERILOG) -g2012 -o $@ $($*_SRCS)
 

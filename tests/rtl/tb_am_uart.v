@@ -1,12 +1,15 @@
 // tb_am_uart — self-checking bench for rtl/am_uart.v.
 // Loopback of random bytes through TX -> RX, back-to-back TX writes that must
 // wait instead of dropping, a framing error and an overrun that are counted
-// and not delivered. Prints PASS/FAIL; $fatal (non-zero exit) on failure.
+// and not delivered, the DIV register (writable, or fixed with DIV_RW = 0:
+// rtl.mk runs both, tb_am_uart_fixed with an odd divider). Prints PASS/FAIL;
+// $fatal (non-zero exit) on failure.
 `timescale 1ns/1ps
 `default_nettype none
 
 module tb_am_uart;
-  localparam integer DIV = 8;
+  parameter integer DIV    = 8;
+  parameter integer DIV_RW = 1;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
 
@@ -20,7 +23,7 @@ module tb_am_uart;
   wire        rx = rx_force_en ? rx_force : tx;
   integer     errors = 0;
 
-  am_uart #(.DIV(DIV)) dut (
+  am_uart #(.DIV(DIV), .DIV_RW(DIV_RW)) dut (
     .clk_i(clk), .rst_ni(rst_n), .valid_i(valid), .ready_o(ready), .addr_i(addr),
     .wdata_i(wdata), .we_i(we), .rdata_o(rdata), .tx_o(tx), .rx_i(rx),
     .tx_strobe_o(strobe), .tx_byte_o(tx_byte), .tx_full_d_o(full_d));
@@ -118,6 +121,17 @@ module tb_am_uart;
     bus_write(2'd0, 32'h33);
     check($time - t0 > 5 * DIV * 10, "third write waits for the holding register");
     if (full_errs != 0) begin errors = errors + 1; $display("  tx_full_d_o mispredicted %0d times", full_errs); end
+    // DIV: reads the divider; a write sets it (at least 2), or is ignored
+    // when the divider is fixed
+    repeat (12 * DIV) @(posedge clk);
+    bus_read(2'd3, d);
+    check(d == DIV, "DIV reads the divider");
+    bus_write(2'd3, 32'd1);
+    bus_read(2'd3, d);
+    check(d == (DIV_RW != 0 ? 2 : DIV), "DIV write (1 -> 2, or ignored when fixed)");
+    bus_write(2'd3, DIV);
+    bus_read(2'd3, d);
+    check(d == DIV, "DIV back to the divider");
     if (errors == 0) $display("PASS tb_am_uart");
     else begin $display("FAIL tb_am_uart (%0d errors)", errors); $fatal(1); end
     $finish;
