@@ -637,7 +637,7 @@ module am_actor_unit #(
       8'h08: rd_reg = d_open ? self_ref : 32'd0;
       8'h09: rd_reg[BEH_W-1:0] = d_open ? d_beh : {BEH_W{1'b0}};
       8'h0A: rd_reg[3:0] = d_open ? d_len : 4'd0;
-      8'h0B, 8'hA1: rd_reg = d_seq;
+      8'h0B, 8'hA1: rd_reg = (STATS != 0) ? d_seq : 32'd0;   // SEQ, DISPATCHES: a statistic
       8'hA0: rd_reg = (STATS != 0) ? cycles_q : 32'd0;
       8'hA2: rd_reg = (STATS != 0) ? commits_q : 32'd0;
       8'hA3, 8'hA4: rd_reg = (STATS != 0) ? aborts_q : 32'd0;
