@@ -62,8 +62,8 @@ icebreaker_SYNTH      := -device u        # abc9 maps with the UP5K's delays (~5
 icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0 WD_W=20
 icebreaker_ARCH       := rv32i
 icebreaker_RAM_WORDS  := 16384
-icebreaker_BRAM_WORDS := 1792
-icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=1792 -DAM_RAM_SPRAM
+icebreaker_BRAM_WORDS := 2048
+icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM
 icebreaker_FW         := subset
 icebreaker_PROG       := iceprog
 

@@ -25,6 +25,15 @@
 //   restore_i puts back).
 // * Meta and state RAMs: one registered read port and one write port each;
 //   read data appears the cycle after the address.
+// * The BECOME buffer: the staged words of a transaction's BECOME live in
+//   the meta RAM, past the slots (entries 2^SLOT_W + i; the meta RAM is
+//   twice as deep, in the same block RAMs, and at least 32 bits wide), so
+//   they cost no RAM of their own: bw_we_i writes word bw_widx_i through the
+//   meta write port, bw_rd_i reads word bw_ridx_i through the meta read port
+//   (bw_rdata_o the cycle after). The caller never writes both in one cycle
+//   (the unit: BECOME_W is a bus write, a meta write from the bus side is
+//   the second cycle of a checked operation, when the bus waits; the
+//   sequencer reads the buffer only in its BEC state).
 `default_nettype none
 
 module am_actor_table #(
@@ -37,7 +46,7 @@ module am_actor_table #(
   input  wire                 rst_ni,
   // meta RAM
   input  wire [SLOT_W-1:0]    meta_raddr_i,
-  output reg  [META_W-1:0]    meta_rdata_o,
+  output wire [META_W-1:0]    meta_rdata_o,
   output reg                  meta_used_o,   // read slot < next (at read time)
   input  wire                 meta_we_i,
   input  wire [SLOT_W-1:0]    meta_waddr_i,
@@ -60,13 +69,21 @@ module am_actor_table #(
   input  wire                 free_i,
   input  wire [SLOT_W-1:0]    free_slot_i,
   input  wire                 clear_i,
+  // the BECOME buffer (in the meta RAM)
+  input  wire                 bw_we_i,
+  input  wire [SIW-1:0]       bw_widx_i,
+  input  wire [31:0]          bw_wdata_i,
+  input  wire                 bw_rd_i,
+  input  wire [SIW-1:0]       bw_ridx_i,
+  output wire [31:0]          bw_rdata_o,
   output wire [SLOT_W:0]      next_o,
   output reg  [SLOT_W:0]      free_o,
   output reg  [SLOT_W:0]      free_snap_o
 );
   localparam integer SIW = $clog2(STATE_WORDS);
+  localparam integer MRW = META_W > 32 ? META_W : 32;   // meta RAM width
 
-  (* ram_style = "block", no_rw_check *) reg [META_W-1:0] meta_q [0:(1<<SLOT_W)-1];
+  (* ram_style = "block", no_rw_check *) reg [MRW-1:0]    meta_q [0:(2<<SLOT_W)-1];
   (* ram_style = "block", no_rw_check *) reg [31:0]       st_q   [0:(1<<(SLOT_W+SIW))-1];
   (* ram_style = "block", no_rw_check *) reg [SLOT_W-1:0] stk_q  [0:(1<<SLOT_W)-1];
 
@@ -134,16 +151,24 @@ module am_actor_table #(
     else         top_ok_q <= !sp_change;
   end
 
-  // Meta RAM; the console's meta word is written during reset.
+  // Meta RAM (and the BECOME buffer past the slots); the console's meta
+  // word is written during reset.
   // the console: pinned, live, generation 1
   localparam [META_W-1:0] CONSOLE_META = {2'b01, {(META_W-19){1'b0}}, 1'b1, 16'd1};
-  wire                we_m    = !rst_ni || meta_we_i;
-  wire [SLOT_W-1:0]   waddr_m = rst_ni ? meta_waddr_i : {SLOT_W{1'b0}};
-  wire [META_W-1:0]   wdata_m = rst_ni ? meta_wdata_i : CONSOLE_META;
+  wire                we_m    = !rst_ni || meta_we_i || bw_we_i;
+  wire [SLOT_W:0]     waddr_m = !rst_ni ? {(SLOT_W+1){1'b0}} :
+                                bw_we_i ? {1'b1, {(SLOT_W-SIW){1'b0}}, bw_widx_i} : {1'b0, meta_waddr_i};
+  wire [MRW-1:0]      wdata_m = !rst_ni ? {{(MRW-META_W){1'b0}}, CONSOLE_META} :
+                                bw_we_i ? {{(MRW-32){1'b0}}, bw_wdata_i} :
+                                          {{(MRW-META_W){1'b0}}, meta_wdata_i};
+  wire [SLOT_W:0]     raddr_m = bw_rd_i ? {1'b1, {(SLOT_W-SIW){1'b0}}, bw_ridx_i} : {1'b0, meta_raddr_i};
+  reg  [MRW-1:0]      mrd_q;
   always @(posedge clk_i) begin
     if (we_m) meta_q[waddr_m] <= wdata_m;
-    meta_rdata_o <= meta_q[meta_raddr_i];
+    mrd_q <= meta_q[raddr_m];
   end
+  assign meta_rdata_o = mrd_q[META_W-1:0];
+  assign bw_rdata_o   = mrd_q[31:0];
   always @(posedge clk_i) begin
     meta_used_o <= ({1'b0, meta_raddr_i} < next_q);
   end

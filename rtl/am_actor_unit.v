@@ -109,6 +109,7 @@ module am_actor_unit #(
   wire [3:0]          become_n;
   wire [31:0]         bw_rdata;
   wire [SIW-1:0]      bw_ridx;
+  wire                bw_rd;
   wire                send_go, create_go, become_go;
 
   wire                d_owns, d_open, d_idle, d_disp, d_chk_ok, d_dead, d_end, d_commit;
@@ -208,6 +209,7 @@ module am_actor_unit #(
   wire a_set_fh  = (a == 8'hA9) && d_open;          // 0x2A4 SET_HANDLER (staged)
   wire w_send_w  = wr_do && (a[7:3] == 5'h02);     // 0x040 SEND_W[i]
   wire w_bec_w   = wr_do && (a[7:3] == 5'h03);     // 0x060 BECOME_W[i]
+  wire bw_we     = w_bec_w && ({1'b0, a[2:0]} < STATE_WORDS[3:0]);   // into the table's buffer
   wire w_new_st  = wr_do && (a[7:3] == 5'h04);     // 0x080 NEW_STATE[i]
   wire w_create  = wr_do && a_create;
   wire w_become  = wr_do && a_become;
@@ -334,7 +336,9 @@ module am_actor_unit #(
     .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok), .ready_o(tbl_ready), .ready_d_o(t_ready_d),
     .alloc_i(create_go || spawn_go || g_pop), .snap_i(d_snap), .restore_i(d_restore),
     .free_i(free_ok || g_push), .free_slot_i(g_push ? g_push_slot : p_slot_q),
-    .clear_i(g_clear), .next_o(t_next), .free_o(t_free_n), .free_snap_o(t_free_snap));
+    .clear_i(g_clear), .bw_we_i(bw_we), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
+    .bw_rd_i(bw_rd), .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
+    .next_o(t_next), .free_o(t_free_n), .free_snap_o(t_free_snap));
 
   am_txn #(.MSG_WORDS(MSG_WORDS), .STATE_WORDS(STATE_WORDS), .MAX_SENDS(MAX_SENDS),
            .MAX_CREATES(MAX_CREATES), .SLOT_W(SLOT_W), .BEH_W(BEH_W)) u_txn (
@@ -345,8 +349,6 @@ module am_actor_unit #(
     .create_slot_i(peek_slot), .create_go_o(create_go),
     .become_i(a_become), .become_n_i(a_n), .become_beh_ok_i(w_beh_ok),
     .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
-    .bw_we_i(w_bec_w && ({1'b0, a[2:0]} < STATE_WORDS[3:0])), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
-    .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
     .bfail_i(a_abort || a_set_fh_bad), .bfail_cause_i(a_set_fh_bad ? 4'd2 : a_n),
     .afail_i(wd_fire), .afail_cause_i(4'd15),
     .qfull_i(a_commit && !commit_ok),
@@ -368,7 +370,7 @@ module am_actor_unit #(
     .abort_i(w_abort || (w_commit && !commit_ok) || wd_fire),
     .ncreates_i(ncreates), .cre_idx_o(cre_idx), .cre_slot_i(cre_slot),
     .become_i(become), .become_beh_i(become_beh), .become_n_i(become_n),
-    .bw_ridx_o(bw_ridx), .bw_rdata_i(bw_rdata), .txn_clear_o(d_txn_clear),
+    .bw_rd_o(bw_rd), .bw_ridx_o(bw_ridx), .bw_rdata_i(bw_rdata), .txn_clear_o(d_txn_clear),
     .owns_o(d_owns), .open_o(d_open), .idle_o(d_idle), .seq_o(d_seq),
     .self_slot_o(d_self_slot), .self_gen_o(d_self_gen), .beh_o(d_beh), .len_o(d_len),
     .slen_o(d_slen), .disp_o(d_disp), .chk_ok_o(d_chk_ok), .chk_beh_o(d_chk_beh),
@@ -479,6 +481,10 @@ module am_actor_unit #(
       always @(posedge clk_i) begin
         if (rst_ni && busy_q != busy_now) begin
           $display("am_actor_unit: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
+          $stop;
+        end
+        if (rst_ni && bw_we && (b_meta_we || d_owns || d_gc)) begin
+          $display("am_actor_unit: a BECOME_W write and a meta write in one cycle");
           $stop;
         end
         if (rst_ni && fh_nz_q != (fh_q != 32'd0)) begin

@@ -82,6 +82,7 @@ module am_dispatch #(
   input  wire                  become_i,
   input  wire [BEH_W-1:0]      become_beh_i,
   input  wire [3:0]            become_n_i,
+  output wire                  bw_rd_o,     // read the BECOME buffer (BEC)
   output wire [SIW-1:0]        bw_ridx_o,
   input  wire [31:0]           bw_rdata_i,
   output wire                  txn_clear_o,
@@ -164,6 +165,7 @@ module am_dispatch #(
   assign cre_idx_o = step_q[CIW-1:0];
   // BEC: step i reads staged word i and writes word i-1.
   wire bec_last = (step_q == become_n_i);
+  assign bw_rd_o    = (state_q == S_BEC);
   assign bw_ridx_o  = step_q[SIW-1:0];
   assign st_we_o    = (state_q == S_BEC) && (step_q != 4'd0);
   wire [SIW-1:0] wi = step_q[SIW-1:0] - 1'b1;

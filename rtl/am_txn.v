@@ -1,8 +1,9 @@
 // am_txn — transaction staging bookkeeping and the fault rule.
 //
 // Owns: the per-transaction counters (sends, creates), the list of slots
-// created by this transaction, the staged BECOME (behavior, length, and its
-// words in a small staging RAM), and the transaction's fault cause.
+// created by this transaction, the staged BECOME (behavior, length; its
+// words live in the actor table's BECOME buffer), and the transaction's
+// fault cause.
 //
 // Promises (docs/semantics.md, "One transaction per dispatch"):
 // * Checks run in the contract's order:
@@ -20,8 +21,9 @@
 //   handshake, meets the decoded checks at the last gate. ref_chk_i (an
 //   older SEND's second cycle) and afail_i (the watchdog) never coincide
 //   with stb_i (the unit is busy in those cycles); they take priority.
-// * The BECOME words live in a RAM (bw_*) so that self's state as of
-//   dispatch stays untouched until the commit copies them.
+// * The BECOME words are staged in a buffer of their own (am_actor_table,
+//   bw_*) so that self's state as of dispatch stays untouched until the
+//   commit copies them.
 `default_nettype none
 
 module am_txn #(
@@ -55,11 +57,6 @@ module am_txn #(
   input  wire                 become_beh_ok_i,
   input  wire [BEH_W-1:0]     become_beh_i,
   output wire                 become_go_o,
-  input  wire                 bw_we_i,
-  input  wire [SIW-1:0]       bw_widx_i,
-  input  wire [31:0]          bw_wdata_i,
-  input  wire [SIW-1:0]       bw_ridx_i,
-  output reg  [31:0]          bw_rdata_o,
   // aborts: by a bus write (ABORT, a bad SET_HANDLER), by the unit itself
   // (the watchdog), and QUEUE_FULL at COMMIT
   input  wire                 bfail_i,
@@ -77,7 +74,6 @@ module am_txn #(
   output reg  [BEH_W-1:0]     become_beh_o,
   output reg  [3:0]           become_n_o
 );
-  localparam integer SIW = $clog2(STATE_WORDS);
   localparam integer SW  = $clog2(MAX_SENDS + 1);
   localparam integer CW  = $clog2(MAX_CREATES + 1);
   localparam integer CIW = $clog2(MAX_CREATES);
@@ -152,13 +148,6 @@ module am_txn #(
   // Created-slot list (no reset needed: only entries < ncreates are used).
   always @(posedge clk_i) begin
     if (create_go_o) cre_q[ncreates_o[CIW-1:0]] <= create_slot_i;
-  end
-
-  // BECOME staging words: a small RAM, one write and one registered read port.
-  (* ram_style = "block", no_rw_check *) reg [31:0] bw_q [0:STATE_WORDS-1];
-  always @(posedge clk_i) begin
-    if (bw_we_i) bw_q[bw_widx_i] <= bw_wdata_i;
-    bw_rdata_o <= bw_q[bw_ridx_i];
   end
 endmodule
 

@@ -52,7 +52,8 @@ module am_ram #(
 
   // ---- block RAM part (inferred; initialised) ---------------------------------
   // BRAM_WORDS is a multiple of 256 (icebram works on 256-word slices) and is
-  // built as one bank per set bit (largest first: 1792 = 1024 + 512 + 256),
+  // built as one bank per set bit (largest first: e.g. 1792 = 1024 + 512 +
+  // 256; the boards use one bank of 2048 words, the cheapest read path),
   // because a memory whose depth is not a power of two costs ~300 LUTs of
   // read multiplexers while power-of-two banks map onto whole BRAMs (1024x4,
   // 512x8, 256x16 modes) with no multiplexer inside a bank. Bank b (2^b words)

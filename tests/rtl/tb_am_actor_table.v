@@ -2,7 +2,9 @@
 // Directed: console meta after reset, bump allocation, table full, free
 // then LIFO reuse, snapshot/restore (abort) re-allocating the same slots in
 // the same order, generation bookkeeping (done here as the unit does it),
-// state RAM. Random: alloc/free/snap/restore/meta/state against a model.
+// state RAM, the BECOME buffer in the meta RAM (its words read back, every
+// slot's meta word untouched). Random: alloc/free/snap/restore/meta/buffer
+// against a model.
 `timescale 1ns/1ps
 `default_nettype none
 module tb_am_actor_table;
@@ -14,6 +16,8 @@ module tb_am_actor_table;
   reg [MW-1:0] meta_wdata = 0;
   reg [SW+SIW-1:0] st_raddr = 0, st_waddr = 0;
   reg [31:0] st_wdata = 0;
+  reg bw_we = 0, bw_rd = 0; reg [SIW-1:0] bw_widx = 0, bw_ridx = 0; reg [31:0] bw_wdata = 0;
+  wire [31:0] bw_rdata; reg [31:0] m_bw [0:STW-1];
   wire [MW-1:0] meta_rdata; wire meta_used; wire [31:0] st_rdata;
   wire [SW-1:0] peek_slot; wire peek_fresh, peek_ok, ready;
   wire [SW:0] next_o, free_o, free_snap_o;
@@ -23,7 +27,9 @@ module tb_am_actor_table;
     .st_raddr_i(st_raddr), .st_rdata_o(st_rdata), .st_we_i(st_we), .st_waddr_i(st_waddr),
     .st_wdata_i(st_wdata), .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok),
     .ready_o(ready), .alloc_i(alloc), .snap_i(snap), .restore_i(restore), .free_i(freep),
-    .free_slot_i(free_slot), .clear_i(1'b0), .next_o(next_o), .free_o(free_o),
+    .free_slot_i(free_slot), .clear_i(1'b0), .bw_we_i(bw_we), .bw_widx_i(bw_widx),
+    .bw_wdata_i(bw_wdata), .bw_rd_i(bw_rd), .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
+    .next_o(next_o), .free_o(free_o),
     .free_snap_o(free_snap_o));
 
   integer errors = 0, seed = 1, it, j, k, cnt;
@@ -35,6 +41,21 @@ module tb_am_actor_table;
     begin if (!cond) begin errors = errors + 1; $display("FAIL: %0s at %0t", what, $time); end end
   endtask
   task wait_ready; begin while (!ready) @(negedge clk); end endtask
+  // the BECOME buffer: write n random words, read them all back
+  task bw_check(input integer n);
+    integer i;
+    begin
+      for (i = 0; i < n; i = i + 1) begin
+        bw_we = 1; bw_widx = {$random(seed)} % STW; bw_wdata = $random(seed); m_bw[bw_widx] = bw_wdata;
+        @(negedge clk);
+      end
+      bw_we = 0;
+      for (i = 0; i < STW; i = i + 1) begin
+        bw_rd = 1; bw_ridx = i; @(negedge clk); bw_rd = 0;
+        chk(bw_rdata == m_bw[i], "BECOME buffer word");
+      end
+    end
+  endtask
   task chk_peek;
     begin
       wait_ready;
@@ -109,9 +130,15 @@ module tb_am_actor_table;
     for (k = 0; k < 64; k = k + 1) begin st_we = 1; st_waddr = k; st_wdata = k * 7919; m_st[k] = st_wdata; @(negedge clk); end
     st_we = 0;
     for (k = 0; k < 64; k = k + 1) begin st_raddr = k; @(negedge clk); chk(st_rdata == m_st[k], "state word"); end
+    // the BECOME buffer leaves every slot's meta word alone
+    for (k = 0; k < STW; k = k + 1) begin
+      bw_we = 1; bw_widx = k; bw_wdata = ~k; m_bw[k] = bw_wdata; @(negedge clk);
+    end
+    bw_check(24);
+    for (k = 0; k < SLOTS; k = k + 1) chk_meta(k);
     // random: free/alloc/snap/restore with live-set model
     for (it = 0; it < 4000; it = it + 1) begin
-      j = {$random(seed)} % 6;
+      j = {$random(seed)} % 7;
       if (j == 0) begin
         k = 1 + {$random(seed)} % (SLOTS - 1);
         if (k < m_next && m_live[k]) do_free(k);
@@ -126,7 +153,8 @@ module tb_am_actor_table;
           m_gen[t0] = (m_gen[t0] == 1) ? 0 : m_gen[t0] - 1;  // abort restores the gen (unit's job)
           meta_we = 1; meta_waddr = t0; meta_wdata = {16'd0, m_gen[t0][15:0]}; @(negedge clk); meta_we = 0; end end
         do_restore;
-      end else chk_meta({$random(seed)} % SLOTS);
+      end else if (j == 6) bw_check(1 + {$random(seed)} % 4);
+      else chk_meta({$random(seed)} % SLOTS);
       if (errors > 10) it = 100000;
     end
     if (errors == 0) $display("PASS tb_am_actor_table");

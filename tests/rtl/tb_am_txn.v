@@ -9,11 +9,11 @@ module tb_am_txn;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
   reg clear = 0, send = 0, ref_chk = 0, ref_ok = 0, create = 0, cbeh_ok = 0, alloc_ok = 0;
-  reg become = 0, bbeh_ok = 0, bw_we = 0, fail = 0, qfull = 0, stb = 0, afail = 0;
+  reg become = 0, bbeh_ok = 0, fail = 0, qfull = 0, stb = 0, afail = 0;
   reg [3:0] send_n = 0, create_n = 0, become_n = 0, fail_cause = 0, afail_cause = 0;
-  reg [SLW-1:0] cslot = 0; reg [BW-1:0] bbeh = 0; reg [2:0] bw_widx = 0, bw_ridx = 0;
-  reg [31:0] bw_wdata = 0; reg [1:0] cre_idx = 0;
-  wire send_go, create_go, become_go, become_o; wire [31:0] bw_rdata;
+  reg [SLW-1:0] cslot = 0; reg [BW-1:0] bbeh = 0;
+  reg [1:0] cre_idx = 0;
+  wire send_go, create_go, become_go, become_o;
   wire [3:0] cause, become_n_o; wire [3:0] nsends; wire [2:0] ncreates;
   wire [SLW-1:0] cre_slot; wire [BW-1:0] become_beh;
   am_txn #(.MSG_WORDS(MW), .STATE_WORDS(SWD), .MAX_SENDS(MS), .MAX_CREATES(MC), .SLOT_W(SLW), .BEH_W(BW)) dut (
@@ -21,15 +21,14 @@ module tb_am_txn;
     .ref_chk_i(ref_chk), .ref_ok_i(ref_ok), .create_i(create), .create_n_i(create_n),
     .create_beh_ok_i(cbeh_ok), .alloc_ok_i(alloc_ok), .create_slot_i(cslot), .create_go_o(create_go),
     .become_i(become), .become_n_i(become_n), .become_beh_ok_i(bbeh_ok), .become_beh_i(bbeh),
-    .become_go_o(become_go), .bw_we_i(bw_we), .bw_widx_i(bw_widx), .bw_wdata_i(bw_wdata),
-    .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata), .bfail_i(fail), .bfail_cause_i(fail_cause),
+    .become_go_o(become_go), .bfail_i(fail), .bfail_cause_i(fail_cause),
     .afail_i(afail), .afail_cause_i(afail_cause), .qfull_i(qfull),
     .cause_o(cause), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx), .cre_slot_o(cre_slot),
     .become_o(become_o), .become_beh_o(become_beh), .become_n_o(become_n_o));
 
   integer errors = 0, seed = 1, it, op, k;
   integer m_cause = 0, m_ns = 0, m_nc = 0, m_bec = 0, m_bbeh = 0, m_bn = 0;
-  integer m_slot [0:3]; reg [31:0] m_bw [0:7];
+  integer m_slot [0:3];
   task chk(input cond, input [8*40-1:0] what);
     begin if (!cond) begin errors = errors + 1; $display("FAIL: %0s at %0t (cause %0d model %0d)", what, $time, cause, m_cause); end end
   endtask
@@ -39,7 +38,7 @@ module tb_am_txn;
     repeat (2) @(negedge clk); rst_n = 1;
     for (it = 0; it < 20000; it = it + 1) begin
       @(negedge clk);
-      send = 0; ref_chk = 0; create = 0; become = 0; fail = 0; qfull = 0; clear = 0; bw_we = 0;
+      send = 0; ref_chk = 0; create = 0; become = 0; fail = 0; qfull = 0; clear = 0;
       afail = 0; stb = 1;
       op = {$random(seed)} % 16;
       if (op < 4) begin            // SEND: length, count, then (next cycle) reference
@@ -58,11 +57,8 @@ module tb_am_txn;
           if (!cbeh_ok) mf(3); else if (create_n > SWD) mf(5); else if (m_nc == MC) mf(7);
           else if (!alloc_ok) mf(8); else begin chk(create_go, "create_go"); m_slot[m_nc] = cslot; m_nc = m_nc + 1; end
         end else chk(!create_go, "no create after fault");
-      end else if (op < 10) begin  // BECOME (+ its words)
-        for (k = 0; k < 3; k = k + 1) begin
-          bw_we = 1; bw_widx = k; bw_wdata = $random(seed); m_bw[k] = bw_wdata; @(negedge clk);
-        end
-        bw_we = 0; become = 1; become_n = {$random(seed)} % 11; bbeh_ok = ({$random(seed)} % 8 != 0); bbeh = $random(seed);
+      end else if (op < 10) begin  // BECOME (its words: the table's buffer, tb_am_actor_table)
+        become = 1; become_n = {$random(seed)} % 11; bbeh_ok = ({$random(seed)} % 8 != 0); bbeh = $random(seed);
         #1; if (m_cause == 0) begin
           if (!bbeh_ok) mf(3); else if (become_n > SWD) mf(5);
           else begin chk(become_go, "become_go"); m_bec = 1; m_bbeh = bbeh; m_bn = become_n; end
@@ -90,7 +86,6 @@ module tb_am_txn;
       chk(become_o == m_bec, "become flag");
       if (m_bec) chk(become_beh == m_bbeh[BW-1:0] && become_n_o == m_bn, "last become wins");
       for (k = 0; k < m_nc; k = k + 1) begin cre_idx = k; #1; chk(cre_slot == m_slot[k], "created slot"); end
-      bw_ridx = {$random(seed)} % 3; @(negedge clk); #1; chk(bw_rdata == m_bw[bw_ridx], "become words");
       if (errors > 10) it = 1 << 30;
     end
     if (errors == 0) $display("PASS tb_am_txn");
