@@ -312,7 +312,7 @@ module am_actor_unit #(
     .wr_we_i(w_send_w && q_room && ({1'b0, a[2:0]} < MSG_WORDS[3:0])), .wr_off_i(nsends_q),
     .wr_idx_i(a[MIW-1:0]), .wr_data_i(mem_wdata_i),
     .hw_we_i(hw_we), .hw_off_i(hw_off), .hw_data_i(hw_data),
-    .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop),
+    .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop), .cur_hdr_i(d_open_d),
     .gc_i(g_qsel), .gc_off_i(g_qoff), .gc_idx_i(g_qidx),
     .hdr_o(q_hdr), .rd_idx_i(a[MIW-1:0]), .rd_data_o(q_rdata),
     .count_o(q_count), .empty_o(q_empty), .empty_d_o(q_empty_d), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
@@ -523,8 +523,10 @@ module am_actor_unit #(
   // 0 = nowhere). SET_HANDLER stages a new one, applied at commit (it is AM_NIL
   // or a reference inside the table, so {generation, slot} holds it). The
   // fault info of the failed event is latched at the end of its transaction
-  // and read by the handler while the delivery is open: cause, target
-  // ({generation, slot}), behavior (or dead), and the FAIL code, which is
+  // and read by the handler while the delivery is open: cause, behavior (or
+  // dead), the target -- the header of the queue entry being delivered,
+  // which the queue reads while a transaction is open --, and the FAIL
+  // code, which is
   // abort_code_q itself: it is written by a transaction's first fault when
   // that is FAIL, never during a fault delivery (whose own faults are not
   // delivered), so it still holds the failed event's code while its
@@ -534,7 +536,6 @@ module am_actor_unit #(
   reg         fh_nz_q;      // fh_q != 0, kept with it (off the dispatcher's paths)
   reg         sh_pend_q;
   reg  [3:0]  f_cause_q;
-  reg  [16+SLOT_W-1:0] f_target_q;
   reg  [BEH_W-1:0] f_beh_q;
   reg         f_dead_q;
   always @(posedge clk_i) begin
@@ -568,14 +569,12 @@ module am_actor_unit #(
   always @(posedge clk_i) begin
     if (d_end && !d_commit && !d_fault) begin
       f_cause_q  <= end_cause;
-      f_target_q <= {d_self_gen, d_self_slot};
       f_beh_q    <= d_beh;
       f_dead_q   <= d_dead;
     end
   end
   wire f_open = d_open && d_fault;
-  wire [31:0] f_target = {f_target_q[16+SLOT_W-1:SLOT_W], {(16-SLOT_W){1'b0}},
-                          f_target_q[SLOT_W-1:0]};
+  wire [31:0] f_target = {q_hdr[4+SLOT_W +: 16], {(16-SLOT_W){1'b0}}, q_hdr[4 +: SLOT_W]};
 
   // ---------------------------------------------------------------- control registers, counters
   always @(posedge clk_i) begin
@@ -647,8 +646,8 @@ module am_actor_unit #(
       8'hA0: rd_reg = (STATS != 0) ? cycles_q : 32'd0;
       8'hA2: rd_reg = (STATS != 0) ? commits_q : 32'd0;
       8'hA3, 8'hA4: rd_reg = (STATS != 0) ? aborts_q : 32'd0;
-      8'hA5: rd_reg[QUEUE_AW-1:0] = q_hwm;
-      8'hA6: rd_reg[SLOT_W:0] = live_q;
+      8'hA5: if (STATS != 0) rd_reg[QUEUE_AW-1:0] = q_hwm;   // 0x294 QUEUE_HWM: a statistic
+      8'hA6: if (STATS != 0) rd_reg[SLOT_W:0] = live_q;      // 0x298 LIVE: a statistic
       8'hAA: rd_reg[SLOT_W:0] = t_free_n;                  // 0x2A8 FREE_SLOTS
       8'hAC: rd_reg[SLOT_W:0] = gc_low_q;                  // 0x2B0 GC_LOW
       8'hAD: rd_reg[15:0] = gc_period_q;                   // 0x2B4 GC_PERIOD

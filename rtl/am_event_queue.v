@@ -15,7 +15,8 @@
 //   must only stage into free entries (offset < QUEUE_DEPTH - count) and
 //   only commit what fits (count + n <= QUEUE_DEPTH).
 // * hdr_o is the header of the head entry, read every cycle (one cycle of
-//   latency after head or the RAM changed). rd_data_o is word rd_idx_i of the
+//   latency after head or the RAM changed) -- or, the cycle after cur_hdr_i,
+//   of the current entry (the caller reads its target during a transaction). rd_data_o is word rd_idx_i of the
 //   current entry, one cycle after rd_idx_i.
 // * hwm_o is the largest count ever seen right after a commit.
 // * gc_i (the collector, between transactions): hdr_o and rd_data_o read
@@ -42,6 +43,7 @@ module am_event_queue #(
   input  wire                      commit_i,
   input  wire [QAW-1:0]            commit_n_i,
   input  wire                      pop_i,
+  input  wire                      cur_hdr_i,   // hdr_o: the current entry's, next cycle
   // the collector's reads
   input  wire                      gc_i,
   input  wire [QAW-1:0]            gc_off_i,
@@ -115,7 +117,7 @@ module am_event_queue #(
   end
   always @(posedge clk_i) begin
     if (hw_we_i) hdr_q[hw_ent] <= hw_data_i;
-    hdr_o <= hdr_q[gc_i ? gc_ent : head_q];
+    hdr_o <= hdr_q[gc_i ? gc_ent : cur_hdr_i ? cur_o : head_q];
   end
 
   generate

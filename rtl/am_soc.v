@@ -10,10 +10,11 @@
 //                +14 GC_CONFIG (R: gc_cfg_i; bit 31 set: the firmware writes the
 //                    unit's GC_LOW = bits 23:16 and GC_PERIOD = bits 15:0 at boot)
 //                +18 RESTART (R: why the core was last restarted, bits 1:0, see
-//                    below; bit 2: the last fetch before it was RESTART_PC's
-//                    successor; bit 3: RESTART_PC is in RAM)
-//                +1C RESTART_PC (R: where the trapping instruction is, see
-//                    "restart" below)
+//                    below; until RESTART_PC is read, bit 2: the last fetch
+//                    before it was RESTART_PC's successor, bit 3: RESTART_PC
+//                    is in RAM)
+//                +1C RESTART_PC (R: where the trapping instruction is, kept from
+//                    a restart until read; see "restart" below)
 //   anything else, and RAM addresses past its end: bus error -- the access
 //   completes (reads return 0, writes are ignored) and the core is restarted.
 // Traps without interrupts: PicoRV32 runs with ENABLE_IRQ=0 (its IRQ logic
@@ -185,8 +186,8 @@ module am_soc #(
       3'd2:    sys_rdata = RAM_WORDS * 4;
       3'd4:    sys_rdata = boot_arg_i;
       3'd5:    sys_rdata = gc_cfg_i;
-      3'd6:    sys_rdata = {28'd0, rs_ram_q, rs_seq_q, rs_cause_q};
-      3'd7:    sys_rdata = {{(30-RAW){1'b0}}, rs_pc_q, 2'b00};
+      3'd6:    sys_rdata = {28'd0, rs_hold_q && ppc_ram_q, rs_hold_q && pseq_q, rs_cause_q};
+      3'd7:    sys_rdata = {{(30-RAW){1'b0}}, ppc_q, 2'b00};
       default: sys_rdata = 32'd0;
     endcase
   end
@@ -268,13 +269,13 @@ module am_soc #(
   // conditional branch taken to a misaligned target, where ppc is the
   // branch's prefetched successor and the branch is at ppc - 4 (then pseq
   // is 0). The firmware decodes the instruction(s) there
-  // (firmware/fw_main.c); the restart copies them into RESTART /
-  // RESTART_PC, kept until the next restart.
+  // (firmware/fw_main.c): a restart freezes them (RESTART bits 3:2,
+  // RESTART_PC) until the firmware has read RESTART_PC.
   localparam [1:0] RS_TRAP = 2'd1, RS_BUS = 2'd2, RS_WATCHDOG = 2'd3;
   reg            wd_seen_q, mv_idle_q;
   reg  [1:0]     rs_cause_q;
-  reg  [RAW-1:0] fpc_q, ppc_q, rs_pc_q;
-  reg            fpc_ram_q, ppc_ram_q, pseq_q, rs_ram_q, rs_seq_q;
+  reg  [RAW-1:0] fpc_q, ppc_q;
+  reg            fpc_ram_q, ppc_ram_q, pseq_q, rs_hold_q;
   wire           wd_rise = au_wd_irq && !wd_seen_q;
   assign restart_d = !cpu_rst_q && (wd_rise || sel_err || trap);
   wire [1:0]     rs_cause_d = wd_rise ? RS_WATCHDOG : sel_err ? RS_BUS : RS_TRAP;
@@ -285,10 +286,13 @@ module am_soc #(
       wd_seen_q  <= 1'b0;
       rs_cause_q <= 2'd0;
       mv_idle_q  <= 1'b1;
+      rs_hold_q  <= 1'b0;
     end else begin
       cpu_rst_q <= restart_d;
       if (!cpu_rst_q) wd_seen_q <= au_wd_irq;   // a rise in the restart cycle counts next cycle
       if (restart_d) rs_cause_q <= rs_cause_d;
+      if (restart_d) rs_hold_q <= 1'b1;
+      else if (sel_sys && !we && mem_addr[4:2] == 3'd7) rs_hold_q <= 1'b0;   // RESTART_PC read
       mv_idle_q <= cpu_rst_q || !mem_valid || mem_ready;   // the next valid cycle starts an access
     end
   end
@@ -297,15 +301,10 @@ module am_soc #(
       fpc_q     <= mem_addr[RAW+1:2];
       fpc_ram_q <= rgn_q[0];
     end
-    if (fetch_start) begin
+    if (fetch_start && !rs_hold_q) begin
       ppc_q     <= fpc_q;
       ppc_ram_q <= fpc_ram_q;
       pseq_q    <= (mem_addr[RAW+1:2] == fpc_q + 1'b1);
-    end
-    if (restart_d) begin
-      rs_pc_q  <= ppc_q;
-      rs_ram_q <= ppc_ram_q;
-      rs_seq_q <= pseq_q;
     end
   end
   assign restart_o = cpu_rst_q;
