@@ -165,7 +165,12 @@ $(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw.elf
 fpga_fw = $(if $(filter full,$($(1)_FW)),$(BUILD)/fw/fw.hex,$(FPGA_BUILD)/$(1)/fw.hex)
 
 # ---- placeholder RAM image ----------------------------------------------------------
-$(FPGA_BUILD)/%/ram_rand.hex:
+# ram.words: the RAM layout the placeholder was made for (rewritten only when
+# it changes, so a new BRAM_WORDS makes a new placeholder and a new synthesis)
+$(FPGA_BUILD)/%/ram.words: FORCE
+	@mkdir -p $(dir $@)
+	@echo "$($*_FAMILY) $($*_BRAM_WORDS) $($*_RAM_WORDS)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+$(FPGA_BUILD)/%/ram_rand.hex: $(FPGA_BUILD)/%/ram.words
 	@mkdir -p $(dir $@)
 	@if [ "$($*_FAMILY)" = ice40 ]; then \
 	  icebram -g -s 1 32 $($*_BRAM_WORDS) > $@ && tests/fpga/split_hex.sh $@ $($*_BRAM_WORDS) $@; \

@@ -86,13 +86,13 @@
 #define SYS_BOOT_ARG   0x10u  /* R: the boot message's word (0: empty message) */
 #define SYS_GC_CONFIG  0x14u  /* R: bit 31: set GC_LOW = 23:16, GC_PERIOD = 15:0 */
 #define SYS_RESTART    0x18u  /* R: why the core was restarted (crt0.S) */
-#define SYS_RESTART_PC 0x1Cu  /* R: the last instruction decoded before it */
+#define SYS_RESTART_PC 0x1Cu  /* R: the core's last instruction fetch before it */
 #define SYS_RESTART_KIND     3u   /* bits 1:0: */
 #define SYS_RESTART_TRAP     1u   /* the core trapped */
 #define SYS_RESTART_BUS      2u   /* a bus error */
 #define SYS_RESTART_WATCHDOG 3u   /* the unit's watchdog aborted the transaction */
-#define SYS_RESTART_SEQ      4u   /* the last fetch before was RESTART_PC + 4 */
-#define SYS_RESTART_IN_RAM   8u   /* RESTART_PC is a RAM address */
+#define SYS_RESTART_SEQ      4u   /* that fetch followed the one before it (+4) */
+#define SYS_RESTART_IN_RAM   8u   /* that fetch was in RAM */
 
 /* halt codes */
 #define FW_HALT_OK          0u

@@ -123,16 +123,20 @@ static int is_branch(uint32_t insn)
 }
 
 /* The cause of a trap, from SYS.RESTART and RESTART_PC (rtl/am_soc.v,
- * "restart"): the instruction at pc trapped -- unless the core had not
- * gone on to pc's successor (or pc's instruction cannot trap) and the
- * instruction before pc is a conditional branch: then that branch was
- * taken to a misaligned address and pc is only its prefetched successor. */
+ * "restart"): pc is the core's last instruction fetch. If it did not follow
+ * the fetch before it, it was the target of a jump or taken branch to a
+ * misaligned address. Else the instruction before it trapped -- unless that
+ * one cannot trap and the one before is a conditional branch: then the
+ * branch was taken to a misaligned address just past pc (its prefetched
+ * successor and the rounded target are both in sequence). */
 static uint32_t trap_cause(uint32_t why, uint32_t pc)
 {
-    if (!(why & SYS_RESTART_IN_RAM) || pc >= SYS(SYS_RAM_BYTES)) return AM_FAULT_TRAP_ILLEGAL;
+    if (!(why & SYS_RESTART_SEQ)) return AM_FAULT_TRAP_MISALIGNED;
+    if (!(why & SYS_RESTART_IN_RAM) || pc < 4 || pc > SYS(SYS_RAM_BYTES))
+        return AM_FAULT_TRAP_ILLEGAL;                /* executing outside RAM */
+    pc -= 4;
     uint32_t kind = trap_kind(*(volatile uint32_t *)pc);
-    if ((!(why & SYS_RESTART_SEQ) || kind == TRAP_NONE) && pc >= 4 &&
-        is_branch(*(volatile uint32_t *)(pc - 4)))
+    if (kind == TRAP_NONE && pc >= 4 && is_branch(*(volatile uint32_t *)(pc - 4)))
         return AM_FAULT_TRAP_MISALIGNED;
     return kind == TRAP_NONE ? AM_FAULT_TRAP_ILLEGAL : kind;
 }

@@ -10,11 +10,12 @@
 //                +14 GC_CONFIG (R: gc_cfg_i; bit 31 set: the firmware writes the
 //                    unit's GC_LOW = bits 23:16 and GC_PERIOD = bits 15:0 at boot)
 //                +18 RESTART (R: why the core was last restarted, bits 1:0, see
-//                    below; until RESTART_PC is read, bit 2: the last fetch
-//                    before it was RESTART_PC's successor, bit 3: RESTART_PC
-//                    is in RAM)
-//                +1C RESTART_PC (R: where the trapping instruction is, kept from
-//                    a restart until read; see "restart" below)
+//                    below; until RESTART_PC is read, bit 2: the core's last
+//                    fetch followed the one before it (+4), bit 3: it was
+//                    in RAM)
+//                +1C RESTART_PC (R: the address of the core's last
+//                    instruction fetch before the restart, kept until read;
+//                    see "restart" below)
 //   anything else, and RAM addresses past its end: bus error -- the access
 //   completes (reads return 0, writes are ignored) and the core is restarted.
 // Traps without interrupts: PicoRV32 runs with ENABLE_IRQ=0 (its IRQ logic
@@ -186,8 +187,8 @@ module am_soc #(
       3'd2:    sys_rdata = RAM_WORDS * 4;
       3'd4:    sys_rdata = boot_arg_i;
       3'd5:    sys_rdata = gc_cfg_i;
-      3'd6:    sys_rdata = {28'd0, rs_hold_q && ppc_ram_q, rs_hold_q && pseq_q, rs_cause_q};
-      3'd7:    sys_rdata = {{(30-RAW){1'b0}}, ppc_q, 2'b00};
+      3'd6:    sys_rdata = {28'd0, rs_hold_q && lpc_ram_q, rs_hold_q && lseq_q, rs_cause_q};
+      3'd7:    sys_rdata = {{(30-RAW){1'b0}}, lpc_q, 2'b00};
       default: sys_rdata = 32'd0;
     endcase
   end
@@ -260,22 +261,21 @@ module am_soc #(
   // cycle (cpu_rst_q); nothing that happens during it restarts again.
   //
   // Which instruction trapped: PicoRV32 fetches the next instruction
-  // (pc + 4) while it executes one, except after a jump, and stops at most
-  // one fetch after the trapping instruction was decoded -- the prefetch of
-  // pc + 4, or the (rounded-down) target of a misaligned jump. So the SoC
-  // keeps, for the latest instruction fetch that started, the address of
-  // the fetch that completed before it (ppc) and whether the new one is its
-  // successor (pseq). The trapping instruction is at ppc -- except after a
-  // conditional branch taken to a misaligned target, where ppc is the
-  // branch's prefetched successor and the branch is at ppc - 4 (then pseq
-  // is 0). The firmware decodes the instruction(s) there
-  // (firmware/fw_main.c): a restart freezes them (RESTART bits 3:2,
-  // RESTART_PC) until the firmware has read RESTART_PC.
+  // (pc + 4) as soon as it has decoded one, except a jalr (and a jal, which
+  // fetches its target), and stops after at most that one fetch: the
+  // prefetch of pc + 4, or the (rounded-down) target of a jump or taken
+  // branch to a misaligned address. So the SoC keeps the address of the
+  // last instruction fetch that started (lpc) and whether it followed the
+  // fetch before it (lseq: lpc = previous + 4). A sequential last fetch
+  // means the instruction before it trapped (lpc - 4); any other means a
+  // jump or branch to a misaligned address. The firmware decodes the
+  // instruction there (firmware/fw_main.c); a restart freezes lpc / lseq
+  // (RESTART bits 3:2, RESTART_PC) until the firmware has read RESTART_PC.
   localparam [1:0] RS_TRAP = 2'd1, RS_BUS = 2'd2, RS_WATCHDOG = 2'd3;
   reg            wd_seen_q, mv_idle_q;
   reg  [1:0]     rs_cause_q;
-  reg  [RAW-1:0] fpc_q, ppc_q;
-  reg            fpc_ram_q, ppc_ram_q, pseq_q, rs_hold_q;
+  reg  [RAW-1:0] lpc_q;
+  reg            lpc_ram_q, lseq_q, rs_hold_q;
   wire           wd_rise = au_wd_irq && !wd_seen_q;
   assign restart_d = !cpu_rst_q && (wd_rise || sel_err || trap);
   wire [1:0]     rs_cause_d = wd_rise ? RS_WATCHDOG : sel_err ? RS_BUS : RS_TRAP;
@@ -297,14 +297,10 @@ module am_soc #(
     end
   end
   always @(posedge clk_i) begin
-    if (mem_valid && mem_ready && mem_instr) begin
-      fpc_q     <= mem_addr[RAW+1:2];
-      fpc_ram_q <= rgn_q[0];
-    end
     if (fetch_start && !rs_hold_q) begin
-      ppc_q     <= fpc_q;
-      ppc_ram_q <= fpc_ram_q;
-      pseq_q    <= (mem_addr[RAW+1:2] == fpc_q + 1'b1);
+      lpc_q     <= mem_addr[RAW+1:2];
+      lpc_ram_q <= rgn_q[0];
+      lseq_q    <= (mem_addr[RAW+1:2] == lpc_q + 1'b1);
     end
   end
   assign restart_o = cpu_rst_q;

@@ -67,6 +67,7 @@ void prog_faults_victim(am_ctx *ctx)
     case FAULTS_OP_MIS_BRANCH:    prog_trap_way(ctx, PROG_TRAP_MIS_BRANCH); break;
     case FAULTS_OP_ECALL:         prog_trap_way(ctx, PROG_TRAP_ECALL); break;
     case FAULTS_OP_BRANCH_EBREAK: prog_trap_way(ctx, PROG_TRAP_BRANCH_EBREAK); break;
+    case FAULTS_OP_MIS_BRANCH_FAR: prog_trap_way(ctx, PROG_TRAP_MIS_BRANCH_FAR); break;
     default:
         /* FAULTS_OP_NONE: a created victim's own message; commit quietly */
         return;

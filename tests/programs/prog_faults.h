@@ -27,12 +27,13 @@ enum {
     /* the other ways the core traps (prog_trap.h, PROG_TRAP_*): the SoC
      * restarts the core and the firmware tells them apart (firmware.md) */
     FAULTS_OP_MIS_STORE,    /* TRAP_MISALIGNED: a misaligned store */
-    FAULTS_OP_MIS_JAL,      /* TRAP_MISALIGNED: a jump to pc + 6 */
+    FAULTS_OP_MIS_JAL,      /* TRAP_MISALIGNED: a jump to pc + 10, an illegal word before */
     FAULTS_OP_MIS_JALR,     /* TRAP_MISALIGNED: an indirect jump to an odd halfword */
     FAULTS_OP_MIS_BRANCH,   /* TRAP_MISALIGNED: a taken branch to pc + 6, an illegal word after it */
     FAULTS_OP_ECALL,        /* TRAP_ILLEGAL: ecall */
     FAULTS_OP_BRANCH_EBREAK,/* TRAP_EBREAK: a branch not taken, then ebreak */
-    FAULTS_OP_COUNT = FAULTS_OP_BRANCH_EBREAK
+    FAULTS_OP_MIS_BRANCH_FAR,/* TRAP_MISALIGNED: a taken branch to pc + 10, a nop after it */
+    FAULTS_OP_COUNT = FAULTS_OP_MIS_BRANCH_FAR
 };
 
 #define FAULTS_FLOOD_DEPTH 3u   /* 1 + 8 + 64 + 512 messages if nothing failed */

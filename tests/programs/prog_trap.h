@@ -46,11 +46,12 @@ static inline void prog_trap(am_ctx *ctx, uint32_t cause)
  * (rtl/am_soc.v, "restart"; firmware/fw_main.c, trap_cause). */
 enum {
     PROG_TRAP_MIS_STORE,      /* TRAP_MISALIGNED */
-    PROG_TRAP_MIS_JAL,        /* TRAP_MISALIGNED */
+    PROG_TRAP_MIS_JAL,        /* TRAP_MISALIGNED, though an illegal word precedes the target */
     PROG_TRAP_MIS_JALR,       /* TRAP_MISALIGNED */
     PROG_TRAP_MIS_BRANCH,     /* TRAP_MISALIGNED, though an illegal word follows the branch */
     PROG_TRAP_ECALL,          /* TRAP_ILLEGAL */
     PROG_TRAP_BRANCH_EBREAK,  /* TRAP_EBREAK, after a branch not taken */
+    PROG_TRAP_MIS_BRANCH_FAR, /* TRAP_MISALIGNED: a taken branch past its successor (a nop) */
 };
 static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
 {
@@ -64,8 +65,8 @@ static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
         break;
     }
     case PROG_TRAP_MIS_JAL:
-        __asm__ volatile(".word 0x0060006f\n"      /* jal x0, . + 6 */
-                         ".word 0x00000000\n.word 0x00000000" ::: "memory");
+        __asm__ volatile(".word 0x00a0006f\n"      /* jal x0, . + 10 */
+                         ".word 0x00000000\n.word 0x00000000\n.word 0x00000000" ::: "memory");
         break;
     case PROG_TRAP_MIS_JALR: {
         uint32_t t;
@@ -86,6 +87,10 @@ static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
         __asm__ volatile(".word 0x00001463\n"      /* bne x0, x0, . + 8: never taken */
                          "ebreak\n.word 0x00000000" ::: "memory");
         break;
+    case PROG_TRAP_MIS_BRANCH_FAR:
+        __asm__ volatile(".word 0x00000563\n"      /* beq x0, x0, . + 10 */
+                         "nop\n.word 0x00000000\n.word 0x00000000" ::: "memory");
+        break;
     default:
         break;
     }
@@ -102,7 +107,7 @@ static inline void prog_spin_on_unit(am_ctx *ctx)
 static inline void prog_trap(am_ctx *ctx, uint32_t cause) { am_host_trap(ctx, cause); }
 enum {
     PROG_TRAP_MIS_STORE, PROG_TRAP_MIS_JAL, PROG_TRAP_MIS_JALR, PROG_TRAP_MIS_BRANCH,
-    PROG_TRAP_ECALL, PROG_TRAP_BRANCH_EBREAK,
+    PROG_TRAP_ECALL, PROG_TRAP_BRANCH_EBREAK, PROG_TRAP_MIS_BRANCH_FAR,
 };
 static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
 {
