@@ -393,8 +393,12 @@ module am_actor_unit #(
   reg  [SLOT_W:0]     gc_low_q, gc_live_max_q;
   reg  [15:0]         gc_period_q, gc_since_q;
   reg  [31:0]         gc_runs_q, gc_recl_q, gc_cycles_q, gc_pause_q, gc_pause_max_q;
-  wire [SLOT_W:0]     free_eff = d_restore ? t_free_snap : t_free_n;
-  wire                gc_due   = (free_eff < gc_low_q) ||
+  // (both "few free" compares run from registers, in parallel with the
+  // sequencer's state; the state only picks one -- off the iCE40's
+  // critical path, which ran state -> restore -> compare -> next state)
+  wire                low_snap = (t_free_snap < gc_low_q);
+  wire                low_now  = (t_free_n < gc_low_q);
+  wire                gc_due   = (d_restore ? low_snap : low_now) ||
                                  ((gc_period_q != 16'd0) && (gc_since_q >= gc_period_q));
   wire [SLOT_W:0]     gc_live_after = live_q - g_reclaimed;
 
