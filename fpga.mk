@@ -174,7 +174,8 @@ $(FPGA_BUILD)/%/ram_rand.hex: $(FPGA_BUILD)/%/ram.words
 	@mkdir -p $(dir $@)
 	@if [ "$($*_FAMILY)" = ice40 ]; then \
 	  icebram -g -s 1 32 $($*_BRAM_WORDS) > $@ && tests/fpga/split_hex.sh $@ $($*_BRAM_WORDS) $@; \
-	else $(ECP5_BRAM) -g $@ -s 1 -w 32 -d $($*_RAM_WORDS); fi
+	else $(ECP5_BRAM) -g $@ -s 1 -w 32 -d $($*_RAM_WORDS); fi; \
+	test -s $@ || { echo "fpga: no placeholder $@ written (ecpbram runs in a WebAssembly sandbox that sees only the current directory: keep FPGA_BUILD inside it)"; exit 1; }
 
 # ---- synthesis --------------------------------------------------------------------
 # $(1) board, $(2) RAM image (prefix), $(3) output json, $(4) extra commands,

@@ -300,19 +300,24 @@ module am_actor_unit #(
   end
 
   // ---------------------------------------------------------------- submodules
-  wire              hw_we   = (send_go && q_room) || inject_ok;
-  wire [QUEUE_AW-1:0] hw_off = inject_ok ? {QUEUE_AW{1'b0}} : nsends_q;
-  wire [HDR_W-1:0]  hw_data = inject_ok ? {p_gen_q, p_slot_q, p_n_q}
+  // An INJECT's header is written in its second cycle whether its reference
+  // check passes or not (t_inject, a register: the meta RAM's read data
+  // stays off the header RAM's write port); it lands past the committed
+  // tail, where nothing sees it unless inject_ok commits it. No transaction
+  // is open during an external operation, so nsends is 0 then.
+  wire              hw_we   = (send_go && q_room) || t_inject;
+  wire [QUEUE_AW-1:0] hw_off = nsends_q;
+  wire [HDR_W-1:0]  hw_data = t_inject ? {p_gen_q, p_slot_q, p_n_q}
                                         : {mem_wdata_i[31:16], w_slot, a_n};
   wire              q_commit   = (w_commit && commit_ok) || inject_ok;
-  wire [QUEUE_AW-1:0] q_commit_n = inject_ok ? {{(QUEUE_AW-1){1'b0}}, 1'b1} : nsends_q;
+  wire [QUEUE_AW-1:0] q_commit_n = t_inject ? {{(QUEUE_AW-1){1'b0}}, 1'b1} : nsends_q;
 
   am_event_queue #(.QAW(QUEUE_AW), .MSG_WORDS(MSG_WORDS), .HDR_W(HDR_W), .TRACE(TRACE)) u_queue (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .wr_we_i(w_send_w && q_room && ({1'b0, a[2:0]} < MSG_WORDS[3:0])), .wr_off_i(nsends_q),
     .wr_idx_i(a[MIW-1:0]), .wr_data_i(mem_wdata_i),
     .hw_we_i(hw_we), .hw_off_i(hw_off), .hw_data_i(hw_data),
-    .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop), .cur_hdr_i(d_open_d),
+    .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop), .cur_hdr_i(d_disp || d_open),
     .gc_i(g_qsel), .gc_off_i(g_qoff), .gc_idx_i(g_qidx),
     .hdr_o(q_hdr), .rd_idx_i(a[MIW-1:0]), .rd_data_o(q_rdata),
     .count_o(q_count), .empty_o(q_empty), .empty_d_o(q_empty_d), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
@@ -487,6 +492,10 @@ module am_actor_unit #(
           $display("am_actor_unit: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
           $stop;
         end
+        if (rst_ni && t_inject && nsends != 0) begin
+          $display("am_actor_unit: an INJECT with staged sends (its header goes to the tail)");
+          $stop;
+        end
         if (rst_ni && bw_we && (b_meta_we || d_owns || d_gc)) begin
           $display("am_actor_unit: a BECOME_W write and a meta write in one cycle");
           $stop;
@@ -529,7 +538,9 @@ module am_actor_unit #(
   // fault info of the failed event is latched at the end of its transaction
   // and read by the handler while the delivery is open: cause, behavior (or
   // dead), the target -- the header of the queue entry being delivered,
-  // which the queue reads while a transaction is open --, and the FAIL
+  // which the queue reads from CHECK on while the transaction is open (from
+  // registered state: the next-state logic stays off the RAM's address) --,
+  // and the FAIL
   // code, which is
   // abort_code_q itself: it is written by a transaction's first fault when
   // that is FAIL, never during a fault delivery (whose own faults are not
