@@ -300,17 +300,12 @@ module am_actor_unit #(
   end
 
   // ---------------------------------------------------------------- submodules
-  // An INJECT's header is written in its second cycle whether its reference
-  // check passes or not (t_inject, a register: the meta RAM's read data
-  // stays off the header RAM's write port); it lands past the committed
-  // tail, where nothing sees it unless inject_ok commits it. No transaction
-  // is open during an external operation, so nsends is 0 then.
-  wire              hw_we   = (send_go && q_room) || t_inject;
-  wire [QUEUE_AW-1:0] hw_off = nsends_q;
-  wire [HDR_W-1:0]  hw_data = t_inject ? {p_gen_q, p_slot_q, p_n_q}
+  wire              hw_we   = (send_go && q_room) || inject_ok;
+  wire [QUEUE_AW-1:0] hw_off = inject_ok ? {QUEUE_AW{1'b0}} : nsends_q;
+  wire [HDR_W-1:0]  hw_data = inject_ok ? {p_gen_q, p_slot_q, p_n_q}
                                         : {mem_wdata_i[31:16], w_slot, a_n};
   wire              q_commit   = (w_commit && commit_ok) || inject_ok;
-  wire [QUEUE_AW-1:0] q_commit_n = t_inject ? {{(QUEUE_AW-1){1'b0}}, 1'b1} : nsends_q;
+  wire [QUEUE_AW-1:0] q_commit_n = inject_ok ? {{(QUEUE_AW-1){1'b0}}, 1'b1} : nsends_q;
 
   am_event_queue #(.QAW(QUEUE_AW), .MSG_WORDS(MSG_WORDS), .HDR_W(HDR_W), .TRACE(TRACE)) u_queue (
     .clk_i(clk_i), .rst_ni(rst_ni),
@@ -490,10 +485,6 @@ module am_actor_unit #(
       always @(posedge clk_i) begin
         if (rst_ni && busy_q != busy_now) begin
           $display("am_actor_unit: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
-          $stop;
-        end
-        if (rst_ni && t_inject && nsends != 0) begin
-          $display("am_actor_unit: an INJECT with staged sends (its header goes to the tail)");
           $stop;
         end
         if (rst_ni && bw_we && (b_meta_we || d_owns || d_gc)) begin
