@@ -5,8 +5,9 @@
  * behavior traps -- illegal instruction, ebreak/ecall, misaligned access or
  * jump target --, makes a bus error, or overruns the unit's watchdog, the
  * SoC restarts the core, which starts here again. SYS.RESTART says why
- * (0: power-on or the reset button), SYS.RESTART_PC which instruction was
- * the last one decoded before. RAM and the actor unit keep their state.
+ * (0: power-on or the reset button), SYS.RESTART_PC the core's last
+ * instruction fetch (fw_trap finds the trapping instruction from it). RAM
+ * and the actor unit keep their state.
  *
  *   power-on:  stack, clear .bss, fw_main().
  *   restart:   stack, fw_trap(RESTART, RESTART_PC) -- it aborts the

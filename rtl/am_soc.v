@@ -23,8 +23,9 @@
 // ebreak, ecall, or a misaligned access or jump target. The SoC then
 // restarts it: holds its reset for one cycle -- the RAM, the unit and the
 // UART keep their state -- and records why in RESTART: 0 power-on, 1 the
-// core trapped (the firmware tells the kind from the instruction at
-// RESTART_PC), 2 a bus error, 3 the actor unit's watchdog. The core starts
+// core trapped (the firmware tells the kind from RESTART_PC, the core's last
+// fetch, and the instruction before it), 2 a bus error, 3 the actor unit's
+// watchdog. The core starts
 // again at 0, where the firmware reads RESTART and, when it is not 0,
 // aborts the transaction instead of booting (docs/firmware.md).
 // Promises: no access ever hangs the bus; during the restart cycle no slave
