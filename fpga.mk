@@ -58,7 +58,8 @@ icebreaker_PINS       := constraints/icebreaker.pcf
 icebreaker_MHZ        ?= 16.5
 icebreaker_GOAL_MHZ   := 24
 icebreaker_GOAL_LC    := 60
-icebreaker_SYNTH      := -device u        # abc9 maps with the UP5K's delays (~55 LCs fewer than hx's)
+# abc9 maps the UP5K with its own delays (-device u: ~55 LCs fewer than hx's)
+icebreaker_SYNTH      := -device u
 icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0 WD_W=20
 icebreaker_ARCH       := rv32i
 icebreaker_RAM_WORDS  := 16384

@@ -118,8 +118,7 @@ static uint32_t trap_kind(uint32_t insn)
 
 static int is_branch(uint32_t insn)
 {
-    uint32_t f3 = (insn >> 12) & 7u;
-    return (insn & 0x7fu) == 0x63 && f3 != 2 && f3 != 3;
+    return (insn & 0x7fu) == 0x63 && trap_kind(insn) == AM_FAULT_TRAP_MISALIGNED;
 }
 
 /* The cause of a trap, from SYS.RESTART and RESTART_PC (rtl/am_soc.v,
@@ -132,7 +131,7 @@ static int is_branch(uint32_t insn)
 static uint32_t trap_cause(uint32_t why, uint32_t pc)
 {
     if (!(why & SYS_RESTART_SEQ)) return AM_FAULT_TRAP_MISALIGNED;
-    if (!(why & SYS_RESTART_IN_RAM) || pc < 4 || pc > SYS(SYS_RAM_BYTES))
+    if (!(why & SYS_RESTART_IN_RAM) || pc < 4)
         return AM_FAULT_TRAP_ILLEGAL;                /* executing outside RAM */
     pc -= 4;
     uint32_t kind = trap_kind(*(volatile uint32_t *)pc);

@@ -149,7 +149,7 @@ enum am_fault {
     AM_FAULT_QUEUE_FULL       = 9,  /* commit would overflow the queue */
     AM_FAULT_DEAD_TARGET      = 10, /* dispatched event's target not live */
     AM_FAULT_TRAP_ILLEGAL     = 11, /* firmware: illegal instruction */
-    AM_FAULT_TRAP_MISALIGNED  = 12, /* firmware: misaligned load/store */
+    AM_FAULT_TRAP_MISALIGNED  = 12, /* firmware: misaligned load/store or jump target */
     AM_FAULT_TRAP_BUS         = 13, /* firmware: access outside memory */
     AM_FAULT_TRAP_EBREAK      = 14, /* firmware: ebreak */
     AM_FAULT_WATCHDOG         = 15, /* per-dispatch cycle budget exceeded */

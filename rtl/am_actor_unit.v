@@ -36,8 +36,9 @@ module am_actor_unit #(
   // largest budget, 2^WD_W - 1 (small FPGA builds: 20, the firmware's
   // 1,000,000 cycles fit)
   parameter integer WD_W            = 32,
-  // 1: the statistics counters (CYCLES, COMMITS, ABORTS/FAULTS, the GC
-  // counters); 0: they read 0 and cost no logic (small FPGA builds)
+  // 1: the statistics counters (CYCLES, SEQ/DISPATCHES, COMMITS,
+  // ABORTS/FAULTS, QUEUE_HWM, LIVE, the GC counters); 0: they read 0 and
+  // cost no logic (small FPGA builds)
   parameter integer STATS           = 1
 ) (
   input  wire                    clk_i,
@@ -56,7 +57,7 @@ module am_actor_unit #(
   input  wire                    wr_next_i,
   output wire                    ready_d_o,
   // watchdog: high from a watchdog abort until the firmware acknowledges it
-  // (write WATCHDOG); wire it to a level-sensitive CPU interrupt
+  // (write WATCHDOG); the SoC restarts the core when it rises
   output wire                    wd_irq_o,
   // trace port (TRACE=1)
   output wire                    trace_valid_o,
@@ -157,8 +158,9 @@ module am_actor_unit #(
   // then holds, with wd_irq_o high, until the firmware acknowledges by
   // writing WATCHDOG: it dispatches nothing, and every other write completes
   // at once and is ignored -- it comes from the abandoned behavior, which may
-  // be spinning on the unit (a write that waited instead would keep the core
-  // from ever taking the interrupt). Reads are served as usual. So a COMMIT
+  // be spinning on the unit (a write that waited instead could keep a core
+  // that serves the watchdog between instructions from ever getting there).
+  // Reads are served as usual. So a COMMIT
   // racing the abort finds nothing to commit, and nothing the behavior does
   // after the abort reaches the unit.
   // wd_rem_q counts down from the budget while a transaction is open (it is
@@ -531,14 +533,14 @@ module am_actor_unit #(
   // dead), the target -- the header of the queue entry being delivered,
   // which the queue reads from CHECK on while the transaction is open (from
   // registered state: the next-state logic stays off the RAM's address) --,
-  // and the FAIL
-  // code, which is
-  // abort_code_q itself: it is written by a transaction's first fault when
-  // that is FAIL, never during a fault delivery (whose own faults are not
-  // delivered), so it still holds the failed event's code while its
-  // delivery runs.
+  // and the FAIL code, which is abort_code_q itself: it is written by a
+  // transaction's first fault when that is FAIL, never during a fault
+  // delivery (whose own faults are not delivered), so it still holds the
+  // failed event's code while its delivery runs.
   reg  [31:0] fh_q, abort_code_q;
   reg  [16+SLOT_W-1:0] sh_val_q;
+  // the first fault of a transaction is FAIL: its code (ABORT[FAIL] or ABORT[0])
+  wire        w_abort_code = w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0);
   reg         fh_nz_q;      // fh_q != 0, kept with it (off the dispatcher's paths)
   reg         sh_pend_q;
   reg  [3:0]  f_cause_q;
@@ -570,8 +572,6 @@ module am_actor_unit #(
       end
     end
   end
-  // the first fault of a transaction is FAIL: its code (ABORT[FAIL] or ABORT[0])
-  wire w_abort_code = w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0);
   always @(posedge clk_i) begin
     if (d_end && !d_commit && !d_fault) begin
       f_cause_q  <= end_cause;

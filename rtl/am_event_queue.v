@@ -16,8 +16,9 @@
 //   only commit what fits (count + n <= QUEUE_DEPTH).
 // * hdr_o is the header of the head entry, read every cycle (one cycle of
 //   latency after head or the RAM changed) -- or, the cycle after cur_hdr_i,
-//   of the current entry (the caller reads its target during a transaction). rd_data_o is word rd_idx_i of the
-//   current entry, one cycle after rd_idx_i.
+//   of the current entry (the caller reads its target during a
+//   transaction). rd_data_o is word rd_idx_i of the current entry, one cycle
+//   after rd_idx_i.
 // * hwm_o is the largest count ever seen right after a commit.
 // * gc_i (the collector, between transactions): hdr_o and rd_data_o read
 //   entry head + gc_off_i (word gc_idx_i) instead, one cycle later.

@@ -10,6 +10,19 @@
 
 #include "am.h"
 
+/* The other ways PicoRV32 traps, each with the cause it must give: the
+ * SoC restarts the core and the firmware finds the trapping instruction
+ * (rtl/am_soc.v, "restart"; firmware/fw_main.c, trap_cause). */
+enum {
+    PROG_TRAP_MIS_STORE,      /* TRAP_MISALIGNED */
+    PROG_TRAP_MIS_JAL,        /* TRAP_MISALIGNED, though an illegal word precedes the target */
+    PROG_TRAP_MIS_JALR,       /* TRAP_MISALIGNED */
+    PROG_TRAP_MIS_BRANCH,     /* TRAP_MISALIGNED, though an illegal word follows the branch */
+    PROG_TRAP_ECALL,          /* TRAP_ILLEGAL */
+    PROG_TRAP_BRANCH_EBREAK,  /* TRAP_EBREAK, after a branch not taken */
+    PROG_TRAP_MIS_BRANCH_FAR, /* TRAP_MISALIGNED: a taken branch past its successor (a nop) */
+};
+
 #if defined(__riscv)
 static inline void prog_trap(am_ctx *ctx, uint32_t cause)
 {
@@ -41,18 +54,6 @@ static inline void prog_trap(am_ctx *ctx, uint32_t cause)
     }
     for (;;) { }   /* not reached: the trap does not return */
 }
-/* The other ways PicoRV32 traps, each with the cause it must give: the
- * SoC restarts the core and the firmware finds the trapping instruction
- * (rtl/am_soc.v, "restart"; firmware/fw_main.c, trap_cause). */
-enum {
-    PROG_TRAP_MIS_STORE,      /* TRAP_MISALIGNED */
-    PROG_TRAP_MIS_JAL,        /* TRAP_MISALIGNED, though an illegal word precedes the target */
-    PROG_TRAP_MIS_JALR,       /* TRAP_MISALIGNED */
-    PROG_TRAP_MIS_BRANCH,     /* TRAP_MISALIGNED, though an illegal word follows the branch */
-    PROG_TRAP_ECALL,          /* TRAP_ILLEGAL */
-    PROG_TRAP_BRANCH_EBREAK,  /* TRAP_EBREAK, after a branch not taken */
-    PROG_TRAP_MIS_BRANCH_FAR, /* TRAP_MISALIGNED: a taken branch past its successor (a nop) */
-};
 static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
 {
     (void)ctx;
@@ -105,10 +106,6 @@ static inline void prog_spin_on_unit(am_ctx *ctx)
 #else
 #include "am_rt.h"
 static inline void prog_trap(am_ctx *ctx, uint32_t cause) { am_host_trap(ctx, cause); }
-enum {
-    PROG_TRAP_MIS_STORE, PROG_TRAP_MIS_JAL, PROG_TRAP_MIS_JALR, PROG_TRAP_MIS_BRANCH,
-    PROG_TRAP_ECALL, PROG_TRAP_BRANCH_EBREAK, PROG_TRAP_MIS_BRANCH_FAR,
-};
 static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
 {
     am_host_trap(ctx, way == PROG_TRAP_ECALL ? AM_FAULT_TRAP_ILLEGAL

@@ -486,7 +486,7 @@ static void fault_delivery() {
   for (int i = 0; i < 10; i++) tick();
   CHECK(dut->wd_irq_o, "watchdog interrupt raised");
   // the hold: the abandoned behavior's writes complete at once and are
-  // ignored (a waiting write would keep the core from taking the interrupt);
+  // ignored (a waiting write could keep the core from ever being restarted);
   // reads are served
   wr(SEND_W, b); CHECK(last_cycles == 1, "a write during the hold completes at once");
   wr(SEND + 4 * 1, b); wr(COMMIT, 0);
