@@ -155,16 +155,13 @@ module am_actor_table #(
   // word is written during reset.
   // the console: pinned, live, generation 1
   localparam [META_W-1:0] CONSOLE_META = {2'b01, {(META_W-19){1'b0}}, 1'b1, 16'd1};
-  function automatic [SLOT_W:0] bw_addr(input [SIW-1:0] i);   // buffer word i
-    bw_addr = {1'b1, {(SLOT_W-SIW){1'b0}}, i};
-  endfunction
   wire                we_m    = !rst_ni || meta_we_i || bw_we_i;
   wire [SLOT_W:0]     waddr_m = !rst_ni ? {(SLOT_W+1){1'b0}} :
-                                bw_we_i ? bw_addr(bw_widx_i) : {1'b0, meta_waddr_i};
+                                bw_we_i ? {1'b1, {(SLOT_W-SIW){1'b0}}, bw_widx_i} : {1'b0, meta_waddr_i};
   wire [MRW-1:0]      wdata_m = !rst_ni ? {{(MRW-META_W){1'b0}}, CONSOLE_META} :
                                 bw_we_i ? {{(MRW-32){1'b0}}, bw_wdata_i} :
                                           {{(MRW-META_W){1'b0}}, meta_wdata_i};
-  wire [SLOT_W:0]     raddr_m = bw_rd_i ? bw_addr(bw_ridx_i) : {1'b0, meta_raddr_i};
+  wire [SLOT_W:0]     raddr_m = bw_rd_i ? {1'b1, {(SLOT_W-SIW){1'b0}}, bw_ridx_i} : {1'b0, meta_raddr_i};
   reg  [MRW-1:0]      mrd_q;
   always @(posedge clk_i) begin
     if (we_m) meta_q[waddr_m] <= wdata_m;

@@ -539,8 +539,6 @@ module am_actor_unit #(
   // failed event's code while its delivery runs.
   reg  [31:0] fh_q, abort_code_q;
   reg  [16+SLOT_W-1:0] sh_val_q;
-  // the first fault of a transaction is FAIL: its code (ABORT[FAIL] or ABORT[0])
-  wire        w_abort_code = w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0);
   reg         fh_nz_q;      // fh_q != 0, kept with it (off the dispatcher's paths)
   reg         sh_pend_q;
   reg  [3:0]  f_cause_q;
@@ -572,6 +570,8 @@ module am_actor_unit #(
       end
     end
   end
+  // the first fault of a transaction is FAIL: its code (ABORT[FAIL] or ABORT[0])
+  wire w_abort_code = w_abort && cause == 4'd0 && (a_n == 4'd1 || a_n == 4'd0);
   always @(posedge clk_i) begin
     if (d_end && !d_commit && !d_fault) begin
       f_cause_q  <= end_cause;

@@ -56,6 +56,7 @@ module am_soc #(
   output wire        uart_tx_o,
   input  wire        uart_rx_i,
   output reg         halt_o,                 // firmware wrote HALT
+  output wire        restart_o,              // the core is being restarted (one cycle per restart)
   output reg  [31:0] halt_code_o,
   output reg         halt_ok_o,              // halted with code 0 (boards: without the 32-bit code)
   output wire        report_strobe_o,        // firmware wrote SYS.REPORT
@@ -303,6 +304,7 @@ module am_soc #(
       lseq_q    <= (mem_addr[RAW+1:2] == lpc_q + 1'b1);
     end
   end
+  assign restart_o = cpu_rst_q;
   wire unused_soc = ^eoi;
 endmodule
 

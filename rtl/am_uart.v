@@ -46,8 +46,8 @@ module am_uart #(
   localparam integer CW = DIV_RW != 0 ? 16 : (DIV < 4 ? 2 : $clog2(DIV));
   wire [15:0]   div;
   wire [CW-1:0] div_m1 = div[CW-1:0] - 1'b1;
-  wire [15:0]   div_h  = div >> 1;                 // half a bit time (fits CW bits)
-  wire unused_wdata = ^wdata_i[31:16];  // registers are at most 16 bits wide
+  wire [16:0]   div_x  = {1'b0, div};
+  wire unused_wdata = ^{wdata_i[31:16], div_x[0]};  // registers are at most 16 bits wide
 
   // ---- transmit -----------------------------------------------------------
   reg        hold_full_q;
@@ -128,7 +128,7 @@ module am_uart #(
       if (!rx_busy_q) begin
         if (!rx_s) begin                    // falling edge: start bit
           rx_busy_q <= 1'b1;
-          rx_cnt_q  <= div_h[CW-1:0];        // sample mid-bit
+          rx_cnt_q  <= div_x[CW:1];           // sample mid-bit
           rx_bit_q  <= 4'd0;
         end
       end else if (rx_cnt_q != {CW{1'b0}}) begin

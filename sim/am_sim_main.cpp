@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     std::vector<uint32_t> report;
     Phases ph;
     uint64_t t_end = 0, t_disp = 0, t_stage = 0, t_cwr = 0;
-    uint64_t cycle = 0;
+    uint64_t cycle = 0, restarts = 0;   // restarts: the SoC restarted the core (a trap)
     auto t0 = std::chrono::steady_clock::now();
 
     for (; cycle < max_cycles && !top->halt_o; cycle++) {
@@ -198,6 +198,7 @@ int main(int argc, char **argv)
             if (!quiet) { std::putchar(top->con_byte_o); std::fflush(stdout); }
         }
         if (top->report_strobe_o) report.push_back(top->report_word_o);
+        if (top->restart_o) restarts++;
         if (top->dbg_au_valid_o && in_txn && top->dbg_au_we_o) {
             unsigned a = top->dbg_au_addr_o;
             if (a >= AU_STAGE_LO && a <= AU_STAGE_HI && !t_stage) t_stage = cycle;
@@ -320,6 +321,9 @@ int main(int argc, char **argv)
                     name, (unsigned long long)cosim_checked(cs),
                     rc == 1 ? "DIVERGED" : "0 divergences", (unsigned long long)cyc,
                     (unsigned long long)disp, report[3], report[4], report[6], report[7]);
+        if (restarts)
+            std::printf("[%s] core restarts: %llu (traps, bus errors, watchdog aborts)\n", name,
+                        (unsigned long long)restarts);
         std::printf("[%s] gc: runs=%u reclaimed=%u cycles=%u (%.2f%% of all, %.1f per dispatch) "
                     "max-pause=%u live-after-gc-max=%u\n",
                     name, report[8], report[9], report[10],

@@ -44,7 +44,7 @@ module am_board_soc #(
     .QAW(QAW), .STATS(STATS), .WD_W(WD_W), .TRACE(0), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
   ) soc (
     .clk_i(clk_i), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
-    .uart_tx_o(uart_tx), .uart_rx_i(rx_i), .halt_o(halt),
+    .uart_tx_o(uart_tx), .uart_rx_i(rx_i), .halt_o(halt), .restart_o(),
     .halt_code_o(), .halt_ok_o(halt_ok),
     .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
     .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
