@@ -18,6 +18,13 @@
 //   cycle); callers must not use peek_* while ready_o is low.
 // * snap_i records (sp, next); restore_i puts them back (abort).
 // * free_i pushes a slot on the free stack (the caller updates its meta).
+//   The slot is written into the stack RAM by stk_we_i, not by free_i:
+//   stk_we_i writes free_slot_i one past the top (where nothing live is)
+//   and moves nothing, free_i then makes it the top. A caller raises
+//   stk_we_i in every cycle that may push, from its state alone, so the
+//   RAM's write enable waits for no decision (on the ECP5 the push
+//   decision runs from the meta RAM's output and was the critical path);
+//   stk_we_i must be high whenever free_i is.
 // * The collector (am_gc) borrows the free stack as its mark stack: clear_i
 //   empties it, free_i pushes, alloc_i pops (only while it is non-empty);
 //   its sweep then rebuilds it. free_o = stack entries + never-used slots,
@@ -67,6 +74,7 @@ module am_actor_table #(
   input  wire                 snap_i,
   input  wire                 restore_i,
   input  wire                 free_i,
+  input  wire                 stk_we_i,
   input  wire [SLOT_W-1:0]    free_slot_i,
   input  wire                 clear_i,
   // the BECOME buffer (in the meta RAM)
@@ -140,10 +148,12 @@ module am_actor_table #(
   end
 
   // Free stack RAM; the top entry is re-read every cycle and is trusted one
-  // full cycle after the last change of sp.
+  // full cycle after the last change of sp. A write goes one past the top
+  // (never with a full stack, sp = 2^SLOT_W, whose index would wrap to 0).
   wire [SLOT_W-1:0] top_idx = sp_q[SLOT_W-1:0] - 1'b1;
+  wire              stk_we  = stk_we_i && !sp_q[SLOT_W];
   always @(posedge clk_i) begin
-    if (free_i) stk_q[sp_q[SLOT_W-1:0]] <= free_slot_i;
+    if (stk_we) stk_q[sp_q[SLOT_W-1:0]] <= free_slot_i;
     top_q <= stk_q[top_idx];
   end
   always @(posedge clk_i) begin

@@ -84,8 +84,10 @@ module am_actor_unit #(
   localparam [2:0] E_OK = 3'd0, E_BUSY = 3'd1, E_TABLE_FULL = 3'd2, E_QUEUE_FULL = 3'd3,
                    E_BAD_REF = 3'd4, E_BAD_ARG = 3'd5;
   // pending (second-cycle) operations
+  // (INJECT and FREE have a third cycle, P_INJECT2 / P_FREE2, that acts on
+  // the check the second made)
   localparam [2:0] P_NONE = 3'd0, P_SEND = 3'd1, P_CREATE = 3'd2, P_INJECT = 3'd3,
-                   P_SPAWN = 3'd4, P_FREE = 3'd5;
+                   P_SPAWN = 3'd4, P_FREE = 3'd5, P_INJECT2 = 3'd6, P_FREE2 = 3'd7;
 
   // ---------------------------------------------------------------- wires
   wire [QUEUE_AW-1:0] q_count, q_hwm, q_cur;
@@ -145,6 +147,7 @@ module am_actor_unit #(
   reg [15:0]          p_gen_q;
   reg [SLOT_W-1:0]    p_slot_q;
   reg                 p_inrange_q, p_fresh_q;
+  reg                 p_ok_q;         // INJECT / FREE: the reference passed its check
   reg [BEH_W-1:0]     p_beh_q;
   reg [3:0]           p_n_q;
 
@@ -260,8 +263,17 @@ module am_actor_unit #(
   wire        t_inject  = (p_op_q == P_INJECT);
   wire        t_spawn   = (p_op_q == P_SPAWN);
   wire        t_free    = (p_op_q == P_FREE);
-  wire        inject_ok = t_inject && p_live_ok;
-  wire        free_ok   = t_free && p_live_ok && (p_slot_q != {SLOT_W{1'b0}});
+  // INJECT and FREE check their reference in the second cycle (into p_ok_q)
+  // and act on it in the third: what they change -- the queue's tail and
+  // count, the meta word, the free stack, the counters -- is then driven
+  // from registers. (From the meta RAM's output through the generation
+  // compare straight into those was the ECP5's critical path; the external
+  // operations run only while dispatch is stopped, so the extra cycle costs
+  // no dispatch anything.)
+  wire        t_inject2 = (p_op_q == P_INJECT2);
+  wire        t_free2   = (p_op_q == P_FREE2);
+  wire        inject_ok = t_inject2 && p_ok_q;
+  wire        free_ok   = t_free2 && p_ok_q;
 
   reg [META_W-1:0] new_meta;
   always @(*) begin
@@ -272,11 +284,10 @@ module am_actor_unit #(
     new_meta[17]            = t_create;   // pending until commit
     new_meta[16]            = t_spawn;    // live at once
     new_meta[15:0]          = p_new_gen;
-    if (t_free) begin
-      new_meta      = meta_rdata;
-      new_meta[16]  = 1'b0;
-      new_meta[PIN] = 1'b0;
-    end
+    // FREE (written only when its check passed): dead, not pinned, its
+    // generation kept -- the reference's, equal to the stored one; the
+    // behavior and state length fields of a dead slot are never read
+    if (t_free2) new_meta[15:0] = p_gen_q;
   end
 
   always @(posedge clk_i) begin
@@ -287,7 +298,9 @@ module am_actor_unit #(
                 create_go ? P_CREATE :
                 inject_go ? P_INJECT :
                 spawn_go  ? P_SPAWN  :
-                free_go   ? P_FREE   : P_NONE;
+                free_go   ? P_FREE   :
+                t_inject  ? P_INJECT2 :
+                t_free    ? P_FREE2  : P_NONE;
     end
   end
   always @(posedge clk_i) begin
@@ -299,13 +312,17 @@ module am_actor_unit #(
       p_beh_q     <= mem_wdata_i[BEH_W-1:0];
       p_n_q       <= a_n;
     end
+    p_ok_q <= p_live_ok && (t_inject || (p_slot_q != {SLOT_W{1'b0}}));   // not the console
   end
 
   // ---------------------------------------------------------------- submodules
-  wire              hw_we   = (send_go && q_room) || inject_ok;
-  wire [QUEUE_AW-1:0] hw_off = inject_ok ? {QUEUE_AW{1'b0}} : nsends_q;
-  wire [HDR_W-1:0]  hw_data = inject_ok ? {p_gen_q, p_slot_q, p_n_q}
-                                        : {mem_wdata_i[31:16], w_slot, a_n};
+  // INJECT writes its header one past the tail in its second cycle, whether
+  // or not its check passes: only the commit, in the third, makes it an
+  // event (no transaction is open, so nothing is staged there).
+  wire              hw_we   = (send_go && q_room) || t_inject;
+  wire [QUEUE_AW-1:0] hw_off = t_inject ? {QUEUE_AW{1'b0}} : nsends_q;
+  wire [HDR_W-1:0]  hw_data = t_inject ? {p_gen_q, p_slot_q, p_n_q}
+                                       : {mem_wdata_i[31:16], w_slot, a_n};
   wire              q_commit   = (w_commit && commit_ok) || inject_ok;
   wire [QUEUE_AW-1:0] q_commit_n = inject_ok ? {{(QUEUE_AW-1){1'b0}}, 1'b1} : nsends_q;
 
@@ -337,7 +354,7 @@ module am_actor_unit #(
     .st_wdata_i(d_owns ? d_st_wdata : mem_wdata_i),
     .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok), .ready_o(tbl_ready), .ready_d_o(t_ready_d),
     .alloc_i(create_go || spawn_go || g_pop), .snap_i(d_snap), .restore_i(d_restore),
-    .free_i(free_ok || g_push), .free_slot_i(g_push ? g_push_slot : p_slot_q),
+    .free_i(free_ok || g_push), .stk_we_i(free_ok || g_stk_we), .free_slot_i(d_gc ? g_push_slot : p_slot_q),
     .clear_i(g_clear), .bw_we_i(bw_we), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
     .bw_rd_i(bw_rd), .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
     .next_o(t_next), .free_o(t_free_n), .free_snap_o(t_free_snap));
@@ -385,7 +402,7 @@ module am_actor_unit #(
   // Trigger (checked where a dispatch would FETCH): fewer than GC_LOW free
   // slots -- after an abort, the allocator as it is being restored -- or
   // GC_PERIOD dispatches since the last collection (0 turns either off).
-  wire                d_gc, g_done, g_meta_we, g_push, g_pop, g_clear, g_qsel;
+  wire                d_gc, g_done, g_meta_we, g_push, g_stk_we, g_pop, g_clear, g_qsel;
   wire [SLOT_W:0]     t_next, t_free_n, t_free_snap, g_reclaimed;
   wire [SLOT_W-1:0]   g_meta_raddr, g_meta_waddr, g_push_slot;
   wire [META_W-1:0]   g_meta_wdata;
@@ -411,7 +428,8 @@ module am_actor_unit #(
     .meta_raddr_o(g_meta_raddr), .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),
     .meta_we_o(g_meta_we), .meta_wdata_o(g_meta_wdata), .meta_waddr_o(g_meta_waddr),
     .st_raddr_o(g_st_raddr), .st_rdata_i(st_rdata),
-    .stk_clear_o(g_clear), .stk_push_o(g_push), .stk_push_slot_o(g_push_slot), .stk_pop_o(g_pop),
+    .stk_clear_o(g_clear), .stk_push_o(g_push), .stk_we_o(g_stk_we), .stk_push_slot_o(g_push_slot),
+    .stk_pop_o(g_pop),
     .stk_top_i(peek_slot), .stk_nonempty_i(!peek_fresh), .stk_ready_i(tbl_ready),
     .q_count_i(q_count), .q_sel_o(g_qsel), .q_off_o(g_qoff), .q_idx_o(g_qidx),
     .q_hdr_i(q_hdr), .q_data_i(q_rdata), .fh_i(fh_q));
@@ -465,7 +483,7 @@ module am_actor_unit #(
 
   // ---------------------------------------------------------------- the busy flag, a cycle ahead
   wire run_d  = w_ctrl ? mem_wdata_i[0] : run_q;
-  wire pend_d = send_go || create_go || inject_go || spawn_go || free_go;
+  wire pend_d = send_go || create_go || inject_go || spawn_go || free_go || t_inject || t_free;
   wire busy_d = d_owns_d || pend_d || !t_ready_d ||
                 (d_idle_d && run_d && !wd_hold_d && (!q_empty_d || d_redir_d)) ||
                 (d_open_d && !wd_hold_d && wd_over_d);
@@ -606,7 +624,7 @@ module am_actor_unit #(
         else if (w_spawn && !(w_beh_ok && w_st_ok)) ext_q <= E_BAD_ARG;
         else if (w_spawn && !peek_ok)          ext_q <= E_TABLE_FULL;
       end
-      if (t_inject || t_free) ext_q <= (inject_ok || free_ok) ? E_OK : E_BAD_REF;
+      if (t_inject2 || t_free2) ext_q <= p_ok_q ? E_OK : E_BAD_REF;
       if (t_spawn)            ext_q <= E_OK;
       if (w_create && !create_go) new_ref_q <= {(16+SLOT_W){1'b0}};
       if (w_spawn && !spawn_go)   new_ref_q <= {(16+SLOT_W){1'b0}};
@@ -716,7 +734,7 @@ module am_actor_unit #(
         end else if (t_send && p_ref_ok) begin
           k = 4'd3; rf = p_ref_q; len = p_n_q;
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = sw_sh[i];
-        end else if (t_inject && inject_ok) begin
+        end else if (inject_ok) begin
           k = 4'd8; rf = p_ref_q; len = p_n_q;
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = sw_sh[i];
         end else if (t_create || t_spawn) begin

@@ -55,6 +55,7 @@ module am_gc #(
   // table: the free stack, used as the mark stack
   output wire                  stk_clear_o,
   output reg                   stk_push_o,
+  output wire                  stk_we_o,    // a push may happen: write the stack RAM
   output reg  [SLOT_W-1:0]     stk_push_slot_o,
   output wire                  stk_pop_o,
   input  wire [SLOT_W-1:0]     stk_top_i,
@@ -101,6 +102,15 @@ module am_gc #(
 
   wire [SLOT_W:0] s_next = {1'b0, s_q} + 1'b1;
 
+  // The write enables depend on the state alone: in the three states that
+  // may mark, reclaim or push, the meta word is always written (back
+  // unchanged when nothing happens to it) and the pushed slot always
+  // written into the stack RAM (one past its top, table: stk_we_i); only
+  // the data and the stack pointer's move depend on the meta word read.
+  // (On the ECP5 the decision, from the meta RAM's output, was the critical
+  // path when it also drove the write enables.)
+  wire ev = (g_q == G_PIN_EV) || (g_q == G_C_EV) || (g_q == G_SW_EV);
+  assign stk_we_o    = ev;
   assign done_o      = (g_q == G_DONE);
   assign stk_clear_o = (g_q == G_START);
   assign stk_pop_o   = (g_q == G_POP) && stk_nonempty_i && stk_ready_i;
@@ -111,7 +121,7 @@ module am_gc #(
 
   always @(*) begin
     meta_raddr_o    = s_q;
-    meta_we_o       = 1'b0;
+    meta_we_o       = ev;
     meta_waddr_o    = s_q;
     meta_wdata_o    = meta_rdata_i;
     stk_push_o      = 1'b0;
@@ -120,23 +130,24 @@ module am_gc #(
       G_C_RD: meta_raddr_o = c_slot;
       G_POP:  meta_raddr_o = stk_top_i;
       G_PIN_EV: if (m_live && m_pin) begin
-        meta_we_o = 1'b1;
         meta_wdata_o[MARK] = 1'b1;
         stk_push_o = 1'b1;
       end
-      G_C_EV: if (c_mark) begin
-        meta_we_o = 1'b1;
-        meta_waddr_o = c_slot;
-        meta_wdata_o[MARK] = 1'b1;
-        stk_push_o = 1'b1;
+      G_C_EV: begin
+        meta_waddr_o    = c_slot;
         stk_push_slot_o = c_slot;
+        if (c_mark) begin
+          meta_wdata_o[MARK] = 1'b1;
+          stk_push_o = 1'b1;
+        end
       end
       G_SW_EV: begin
-        meta_we_o = m_live;
-        meta_wdata_o[MARK] = 1'b0;
-        if (!m_mark) begin
-          meta_wdata_o[16]  = 1'b0;
-          meta_wdata_o[PIN] = 1'b0;
+        if (m_live) begin
+          meta_wdata_o[MARK] = 1'b0;
+          if (!m_mark) begin
+            meta_wdata_o[16]  = 1'b0;
+            meta_wdata_o[PIN] = 1'b0;
+          end
         end
         stk_push_o = !(m_live && m_mark);
       end

@@ -3,8 +3,9 @@
 // then LIFO reuse, snapshot/restore (abort) re-allocating the same slots in
 // the same order, generation bookkeeping (done here as the unit does it),
 // state RAM, the BECOME buffer in the meta RAM (its words read back, every
-// slot's meta word untouched). Random: alloc/free/snap/restore/meta/buffer
-// against a model.
+// slot's meta word untouched), stack writes without a push (stk_we_i alone:
+// the stack and its top unchanged). Random: alloc/free/snap/restore/meta/
+// buffer/stack writes without a push against a model.
 `timescale 1ns/1ps
 `default_nettype none
 module tb_am_actor_table;
@@ -12,7 +13,7 @@ module tb_am_actor_table;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
   reg [SW-1:0] meta_raddr = 0, meta_waddr = 0, free_slot = 0;
-  reg meta_we = 0, st_we = 0, alloc = 0, snap = 0, restore = 0, freep = 0;
+  reg meta_we = 0, st_we = 0, alloc = 0, snap = 0, restore = 0, freep = 0, stk_we = 0;
   reg [MW-1:0] meta_wdata = 0;
   reg [SW+SIW-1:0] st_raddr = 0, st_waddr = 0;
   reg [31:0] st_wdata = 0;
@@ -27,7 +28,7 @@ module tb_am_actor_table;
     .st_raddr_i(st_raddr), .st_rdata_o(st_rdata), .st_we_i(st_we), .st_waddr_i(st_waddr),
     .st_wdata_i(st_wdata), .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok),
     .ready_o(ready), .alloc_i(alloc), .snap_i(snap), .restore_i(restore), .free_i(freep),
-    .free_slot_i(free_slot), .clear_i(1'b0), .bw_we_i(bw_we), .bw_widx_i(bw_widx),
+    .stk_we_i(stk_we), .free_slot_i(free_slot), .clear_i(1'b0), .bw_we_i(bw_we), .bw_widx_i(bw_widx),
     .bw_wdata_i(bw_wdata), .bw_rd_i(bw_rd), .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
     .next_o(next_o), .free_o(free_o),
     .free_snap_o(free_snap_o));
@@ -83,9 +84,17 @@ module tb_am_actor_table;
   endtask
   task do_free(input integer slot);
     begin
-      freep = 1; free_slot = slot; meta_we = 1; meta_waddr = slot; meta_wdata = {16'd0, m_gen[slot][15:0]};
-      @(negedge clk); freep = 0; meta_we = 0;
+      freep = 1; stk_we = 1; free_slot = slot; meta_we = 1; meta_waddr = slot; meta_wdata = {16'd0, m_gen[slot][15:0]};
+      @(negedge clk); freep = 0; stk_we = 0; meta_we = 0;
       m_stk[m_sp] = slot; m_sp = m_sp + 1; m_live[slot] = 0;
+    end
+  endtask
+  // a stack write that does not push (a refused FREE, a collector state
+  // that did not mark): nothing the allocator sees may change
+  task do_stk_write;
+    begin
+      stk_we = 1; free_slot = {$random(seed)} % SLOTS; @(negedge clk); stk_we = 0;
+      chk_peek;
     end
   endtask
   task do_snap; begin snap = 1; @(negedge clk); snap = 0; s_sp = m_sp; s_next = m_next; for (k=0;k<64;k=k+1) s_stk[k]=m_stk[k]; end endtask
@@ -113,7 +122,7 @@ module tb_am_actor_table;
     do_alloc(s0); do_alloc(s1); do_alloc(s2);
     chk(s0 == 1 && s1 == 2 && s2 == 3, "bump order");
     // free 2 then 1: reuse LIFO 1 then 2, gens bumped to 2
-    do_free(2); do_free(1); do_alloc(t0); do_alloc(t1);
+    do_free(2); do_free(1); do_stk_write; do_stk_write; do_alloc(t0); do_alloc(t1);
     chk(t0 == 1 && t1 == 2 && m_gen[1] == 2 && m_gen[2] == 2, "LIFO reuse + gen");
     // abort: snapshot, allocate 2 (stack + bump), restore, same slots again
     do_free(3); do_snap; do_alloc(s0); do_alloc(s1); do_restore;
@@ -154,7 +163,10 @@ module tb_am_actor_table;
           meta_we = 1; meta_waddr = t0; meta_wdata = {16'd0, m_gen[t0][15:0]}; @(negedge clk); meta_we = 0; end end
         do_restore;
       end else if (j == 6) bw_check(1 + {$random(seed)} % 4);
-      else chk_meta({$random(seed)} % SLOTS);
+      else begin
+        if ({$random(seed)} % 2) do_stk_write;
+        chk_meta({$random(seed)} % SLOTS);
+      end
       if (errors > 10) it = 100000;
     end
     if (errors == 0) $display("PASS tb_am_actor_table");
