@@ -402,6 +402,9 @@ module am_actor_unit #(
   // Trigger (checked where a dispatch would FETCH): fewer than GC_LOW free
   // slots -- after an abort, the allocator as it is being restored -- or
   // GC_PERIOD dispatches since the last collection (0 turns either off).
+  // The period is counted down (gc_left_q: reloaded by a collection and by
+  // a GC_PERIOD write, which so starts the count again; stops at 0): the
+  // trigger tests it for zero, no comparator.
   wire                d_gc, g_done, g_meta_we, g_push, g_stk_we, g_pop, g_clear, g_qsel;
   wire [SLOT_W:0]     t_next, t_free_n, t_free_snap, g_reclaimed;
   wire [SLOT_W-1:0]   g_meta_raddr, g_meta_waddr, g_push_slot;
@@ -410,7 +413,7 @@ module am_actor_unit #(
   wire [QUEUE_AW-1:0] g_qoff;
   wire [MIW-1:0]      g_qidx;
   reg  [SLOT_W:0]     gc_low_q, gc_live_max_q;
-  reg  [15:0]         gc_period_q, gc_since_q;
+  reg  [15:0]         gc_period_q, gc_left_q;
   reg  [31:0]         gc_runs_q, gc_recl_q, gc_cycles_q, gc_pause_q, gc_pause_max_q;
   // (both "few free" compares run from registers, in parallel with the
   // sequencer's state; the state only picks one -- off the iCE40's
@@ -418,7 +421,7 @@ module am_actor_unit #(
   wire                low_snap = (t_free_snap < gc_low_q);
   wire                low_now  = (t_free_n < gc_low_q);
   wire                gc_due   = (d_restore ? low_snap : low_now) ||
-                                 ((gc_period_q != 16'd0) && (gc_since_q >= gc_period_q));
+                                 ((gc_period_q != 16'd0) && (gc_left_q == 16'd0));
   wire [SLOT_W:0]     gc_live_after = live_q - g_reclaimed;
 
   am_gc #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .BEH_W(BEH_W), .META_W(META_W),
@@ -438,7 +441,7 @@ module am_actor_unit #(
     if (!rst_ni) begin
       gc_low_q       <= MAX_CREATES[SLOT_W:0];
       gc_period_q    <= 16'd1024;
-      gc_since_q     <= 16'd0;
+      gc_left_q      <= 16'd1024;
       gc_runs_q      <= 32'd0;
       gc_recl_q      <= 32'd0;
       gc_cycles_q    <= 32'd0;
@@ -447,9 +450,12 @@ module am_actor_unit #(
       gc_live_max_q  <= {(SLOT_W+1){1'b0}};
     end else begin
       if (w_gc_low)    gc_low_q <= mem_wdata_i[SLOT_W:0];
-      if (w_gc_period) gc_period_q <= mem_wdata_i[15:0];
-      if (d_snap && gc_since_q != 16'hFFFF) gc_since_q <= gc_since_q + 1'b1;   // FETCH, REDIR
-      if (g_done) gc_since_q <= 16'd0;
+      if (d_snap && gc_left_q != 16'd0) gc_left_q <= gc_left_q - 1'b1;   // FETCH, REDIR
+      if (g_done) gc_left_q <= gc_period_q;
+      if (w_gc_period) begin
+        gc_period_q <= mem_wdata_i[15:0];
+        gc_left_q   <= mem_wdata_i[15:0];
+      end
       if (STATS != 0) begin
         if (d_gc) begin
           gc_cycles_q <= gc_cycles_q + 1'b1;

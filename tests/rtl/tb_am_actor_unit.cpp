@@ -645,6 +645,7 @@ int main(int argc, char **argv) {
     if (ntx == txns / 2) {   // second half: collect often (docs/gc.md)
       M.gc_period = 1 + rn(8); M.gc_low = 4 + rn(40);
       wr(GC_PERIOD, M.gc_period); wr(GC_LOW, M.gc_low);
+      M.since = 0;   // a GC_PERIOD write starts the count again
       CHECK(rd(GC_PERIOD) == M.gc_period && rd(GC_LOW) == M.gc_low, "GC settings read back");
     }
     // a random behavior
