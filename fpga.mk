@@ -90,6 +90,9 @@ ulx3s_DEV             := --$(ULX3S_SIZE) --package CABGA381
 ulx3s_PINS            := constraints/ulx3s.lpf
 ulx3s_GOAL_MHZ        := 60
 ulx3s_GOAL_LC         := 100
+# no wide-function muxes (PFUMX/L6MUX): ~320 LUT4 sites fewer and a
+# narrower Fmax spread over seeds (docs/fpga.md, fourth round)
+ulx3s_SYNTH           := -nowidelut
 # the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware
 # (12F: 32 EBR total -- too few for 64 KiB; 25F/45F/85F fit)
 ulx3s_SOC             :=
