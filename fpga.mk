@@ -59,7 +59,9 @@ icebreaker_MHZ        ?= 16.5
 icebreaker_GOAL_MHZ   := 24
 icebreaker_GOAL_LC    := 60
 # abc9 maps the UP5K with its own delays (-device u: ~55 LCs fewer than hx's)
-icebreaker_SYNTH      := -device u
+# and sees the flip-flops (-dff: ~25 LCs fewer, a faster placement; the
+# post-synthesis simulation runs this netlist)
+icebreaker_SYNTH      := -device u -dff
 icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0 WD_W=20
 icebreaker_ARCH       := rv32i
 icebreaker_RAM_WORDS  := 16384
