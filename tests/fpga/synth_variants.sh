@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# tests/fpga/synth_variants.sh BOARD OUT_DIR "DEV FLAGS" PINS "SYNTH FLAGS" [VARIANT...]
+#   -- what the synthesis options cost an iCE40 board, in logic cells.
+#
+# Synthesizes the whole board (the same yosys script as `make ice40`, through
+# the same make rules, into OUT_DIR/<variant>/) once per variant, packs each
+# netlist with nextpnr-ice40 --pack-only, and prints LCs (the figure the
+# report and the UP5K's size goal use), LUT4, FF and carry cells, and the LC
+# difference to the board's own flags (make fpga-synth-variants; the
+# variants docs/fpga.md lists as tried). abc9's mapping moves by a few tens
+# of LCs with any change of the netlist: read differences that small as
+# noise. Variants (default: all):
+#   board    the board's flags (fpga.mk: <board>_SYNTH)
+#   nodff    without -dff (abc9 does not see the flip-flops)
+#   abc      abc instead of abc9 (FPGA_ABC9=0)
+#   area     abc9 with an area-oriented LUT mapping (&if -a)
+#   delay30  abc9 with a 30 ns delay target (area recovery under it)
+#   abc2     -abc2 (an extra abc pass before the LUT mapping)
+#   nodffe   -nodffe (no flip-flops with enable)
+#   nocarry  -nocarry (no carry chains)
+#   limits   the board's flags, the actor unit with smaller per-transaction
+#            limits (4 message and 4 state words, 4 sends, 2 creates; an
+#            area figure only: the firmware is built for 8 / 8 / 8 / 4)
+# MAKE_CMD (environment) is the make to run the board's rules with.
+set -euo pipefail
+BOARD=${1:?usage: synth_variants.sh BOARD OUT_DIR DEV PINS SYNTH [VARIANT...]}
+OUT=${2:?usage}; DEV=${3:?usage}; PINS=${4:?usage}; SYNTH=${5-}
+shift 5
+MAKE_CMD=${MAKE_CMD:-make}
+all=(board nodff abc area delay30 abc2 nodffe nocarry limits)
+[ $# -gt 0 ] || set -- "${all[@]}"
+[ "$1" = board ] || set -- board "$@"   # the differences are to the board's flags
+
+AREA='scratchpad -set abc9.script +&scorr;&sweep;&dc2;&dch,-f;&if,-a,-K,4;&mfs;'
+# cells of a kind in a yosys `stat`: "SB_LUT4 3098" (yosys 0.23) or "3098 SB_LUT4" (newer)
+cells() { awk -v pat="$2" 'NF == 2 && $1 ~ pat { s += $2 } NF == 2 && $2 ~ pat { s += $1 }
+                           END { print s + 0 }' "$1"; }
+base_lc=""
+printf '%-9s %-52s %6s %6s %6s %6s %7s\n' variant "synthesis (synth_ice40 ...)" LC LUT4 FF carry "LC +/-"
+for v in "$@"; do
+  flags=$SYNTH; abc9=1; pre=""; note=""
+  case $v in
+    board)   ;;
+    nodff)   flags=$(echo " $SYNTH " | sed 's/ -dff / /; s/^ *//; s/ *$//') ;;
+    abc)     abc9=0 ;;
+    area)    pre=$AREA; note=" (&if -a)" ;;
+    delay30) pre='scratchpad -set abc9.D 30000;'; note=" (-D 30000)" ;;
+    abc2)    flags="$SYNTH -abc2" ;;
+    nodffe)  flags="$SYNTH -nodffe" ;;
+    nocarry) flags="$SYNTH -nocarry" ;;
+    limits)  pre='chparam -set MSG_WORDS 4 -set STATE_WORDS 4 -set MAX_SENDS 4 -set MAX_CREATES 2 am_actor_unit;'
+             note=" (unit: 4/4/4/2)" ;;
+    *) echo "synth_variants: unknown variant '$v' (one of: ${all[*]})"; exit 1 ;;
+  esac
+  d=$OUT/$v
+  $MAKE_CMD --no-print-directory BOARD="$BOARD" FPGA_BUILD="$d" "${BOARD}_SYNTH=$flags" \
+    FPGA_ABC9=$abc9 "FPGA_PRE_SYNTH=$pre" "$d/$BOARD/synth.json" > "$d.make.log" 2>&1 \
+    || { echo "synth_variants: synthesis failed for $v (see $d.make.log)"; tail -5 "$d.make.log"; exit 1; }
+  # the abc9 script really ran (a scratchpad key yosys ignored would measure the board twice)
+  case $v in
+    area)    grep -q '&if -a -K 4' "$d/$BOARD/synth.log" \
+               || { echo "synth_variants: abc9 did not run the area script (see $d/$BOARD/synth.log)"; exit 1; } ;;
+  esac
+  # shellcheck disable=SC2086  # DEV is a list of flags
+  nextpnr-ice40 $DEV --json "$d/$BOARD/synth.json" --pcf "$PINS" --pack-only -q -l "$d/pack.log" \
+    > /dev/null 2>&1 || { echo "synth_variants: nextpnr-ice40 --pack-only failed for $v (see $d/pack.log)"; exit 1; }
+  lc=$(awk '/ICESTORM_LC:/ { sub("/", "", $3); print $3; exit }' "$d/pack.log")
+  stat=$d/$BOARD/synth.stat
+  lut=$(cells "$stat" '^SB_LUT4$'); ff=$(cells "$stat" '^SB_DFF'); cy=$(cells "$stat" '^SB_CARRY$')
+  [ -n "$lc" ] && [ "$lc" -gt 0 ] && [ "$lut" -gt 0 ] \
+    || { echo "synth_variants: no LC / LUT4 count for $v ($d/pack.log, $stat)"; exit 1; }
+  [ -n "$base_lc" ] || base_lc=$lc
+  desc=$flags; [ "$abc9" = 1 ] && desc="$desc -abc9"; desc="$desc$note"
+  printf '%-9s %-52.52s %6d %6d %6d %6d %+7d\n' "$v" "$desc" "$lc" "$lut" "$ff" "$cy" $((lc - base_lc))
+done
