@@ -15,7 +15,10 @@
 #   make fpga-cpu-variants        LUT4 / FF / carry of PicoRV32 variants (iCE40, core alone)
 #   make fpga-synth-variants BOARD=...  LCs of the whole board under other synthesis
 #                                 options (iCE40; FPGA_VARIANTS="board area ..." picks)
-#   make fpga-test                iCEBreaker + ULX3S builds (fit, timing) + postsynth;
+#   make board-sim BOARD=...      the board top's RTL with its firmware in Icarus;
+#                                 console == the host runtime's (ULX3S_SIZE too)
+#   make fpga-test                iCEBreaker + ULX3S builds (fit, timing, firmware-only
+#                                 rebuild) + postsynth + board-sim of ULX3S, HX8K, 12F;
 #                                 prints "fpga: N passed, N failed"
 #
 # Knobs: FPGA_DEMO (the demo the board runs, default counter-serialized),
@@ -109,14 +112,17 @@ ulx3s_SYNTH           := -nowidelut
 # the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware
 # (25F/45F/85F). The 12F's 32 EBR hold 32 KiB RAM + the unit: the one-demo
 # firmware, as on the iCE40 boards.
+# (The SoC parameters are listed in full, as am_ulx3s' defaults, so that make
+# board-sim passes them to the simulated top as synthesis does.)
+ulx3s_SOC             := TABLE_SLOTS=128 QAW=6 ENABLE_MUL=1 ENABLE_DIV=1 STATS=1 WD_W=32
 ifeq ($(ULX3S_SIZE),12k)
-ulx3s_SOC             := RAM_WORDS=8192
+ulx3s_SOC             += RAM_WORDS=8192
 ulx3s_RAM_WORDS       := 8192
 ulx3s_BRAM_WORDS      := 8192
 ulx3s_FW              := subset
 ulx3s_ARCH            := rv32im
 else
-ulx3s_SOC             :=
+ulx3s_SOC             += RAM_WORDS=16384
 ulx3s_RAM_WORDS       := 16384
 ulx3s_FW              := full
 endif
@@ -217,7 +223,16 @@ fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $(
 	  select -clear; delete t:\$$scopeinfo; $(if $(3),write_json $(3);) \
 	  tee -q -o $(FPGA_BUILD)/$(1)/$(5).stat stat; $(4)" > /dev/null
 
+# <board>/synth.cfg: what else the synthesis depends on (the yosys, its
+# flags, the SoC parameters, the defines); rewritten only when it changes,
+# so e.g. another <board>_SYNTH on the command line synthesizes again
+$(FPGA_BUILD)/%/synth.cfg: FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(FPGA_YOSYS) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES)" > $@.tmp; \
+	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
+                             $(FPGA_BUILD)/%/synth.cfg \
                              rtl/boards/*.v $(FPGA_SOC_RTL) rtl/am_ram.v
 	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_DEMO) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
 	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@,,synth) \
@@ -300,7 +315,7 @@ fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $
 	  --soc "$($(1)_SOC)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))"
 
 .PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks fpga-seeds \
-        fpga-cpu-variants fpga-synth-variants
+        fpga-cpu-variants fpga-synth-variants board-sim
 # where the logic goes: the board's synthesis with the hierarchy kept
 # (-noflatten), one line per block (docs/fpga.md, "Critical paths")
 fpga-blocks: deps
@@ -378,7 +393,7 @@ $(PS)/cells_sim.v:
 	     /^module SB_PLL40_/ { skip = 1; held = ""; next } \
 	     skip && /^endmodule/ { skip = 0; next } \
 	     skip { next } \
-	     { if (held != "") { print held; held = "" } print }' $(ICE40_CELLS) > $@
+	     { if (held != "") { print held; held = "" } print }' $(ICE40_CELLS) > $@.tmp && mv $@.tmp $@
 
 $(PS)/fw.split: $(FPGA_BUILD)/$(PS_BOARD)/fw.hex
 	@mkdir -p $(dir $@)
@@ -428,6 +443,39 @@ postsynth: deps
 	done; \
 	echo "postsynth: $$pass passed, $$fail failed"; test $$fail -eq 0
 
+# ---- RTL simulation of a board -----------------------------------------------------------
+# make board-sim BOARD=...: the board top's RTL with its parameters, its RAM
+# and its firmware image (tests/fpga/tb_board.v: the oscillator, a UART
+# receiver on TX, the halt LEDs) in Icarus; the console must equal am-run's
+# for FPGA_DEMO with the board's limits. The iCEBreaker's is also the first
+# half of make postsynth; for the HX8K (8 KiB RAM in all) and the ULX3S
+# (ULX3S_SIZE=12k: 32 KiB and the one-demo image) it is what shows that
+# their RAM layout and image run the demo.
+BS           = $(BD)/boardsim$(if $(filter ulx3s,$(BOARD)),-$(ULX3S_SIZE))
+bs_clk_hz    = $$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(BOARD)) * 1000000}")
+bs_uart_div  = $$(awk "BEGIN {printf \"%d\", ($(call fpga_mhz,$(BOARD)) * 1000000 + 57600) / 115200}")
+bs_ice40     = $(filter ice40,$(call B,FAMILY))
+board-sim: deps
+	@mkdir -p $(BS)
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(call fpga_fw,$(BOARD)) \
+	  $(FPGA_AM_RUN) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
+	@$(if $(bs_ice40),tests/fpga/split_hex.sh $(call fpga_fw,$(BOARD)) $(call B,BRAM_WORDS) $(BS)/fw.hex, \
+	  cp $(call fpga_fw,$(BOARD)) $(BS)/fw.hex)
+	@$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(BOARD)) $(FPGA_DEMO) > $(BS)/expected.txt
+	@iverilog -g2012 -o $(BS)/rtl.vvp -s tb_board -DBOARD_$(shell echo $(BOARD) | tr a-z A-Z) \
+	  $(if $(bs_ice40),-DNO_ICE40_DEFAULT_ASSIGNMENTS) $(call B,DEFINES) -Ptb_board.UART_DIV=$(bs_uart_div) \
+	  -Ptb_board.CLK_HZ=$(bs_clk_hz) -Ptb_board.BOOT_BEH=$$(cat $(BD)/boot.id) \
+	  -Ptb_board.FIRMWARE=\"$(BS)/fw.hex\" $(foreach p,$(call B,SOC),-Ptb_board.$(p)) \
+	  tests/fpga/tb_board.v tests/fpga/sim_pll.v $(if $(bs_ice40),$(PS)/cells_sim.v) \
+	  rtl/boards/$(call B,TOP).v $(call fpga_ice40_ram,$(BOARD)) $(FPGA_SOC_RTL) $(PICORV32_V) \
+	  > $(BS)/iverilog.log 2>&1 && test -f $(BS)/rtl.vvp || { grep -v "warning: \|: \.\.\. " $(BS)/iverilog.log | head; exit 1; }
+	@s=$$(date +%s); vvp -n $(BS)/rtl.vvp +out=$(BS)/rtl.out > $(BS)/rtl.log 2>&1; t=$$(( $$(date +%s) - s )); \
+	r=$$(grep '^tb_board:' $(BS)/rtl.log | sed 's/^tb_board: *//'); \
+	if grep -q "halted OK" $(BS)/rtl.log && cmp -s $(BS)/rtl.out $(BS)/expected.txt; then \
+	  echo "PASS board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $$r == am-run $(FPGA_DEMO) ($$t s)"; \
+	else echo "FAIL board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $${r:-no result} (see $(BS)/rtl.log); console vs am-run:"; \
+	  diff $(BS)/expected.txt $(BS)/rtl.out | head -10; exit 1; fi
+
 # ---- CI ----------------------------------------------------------------------------------
 # The firmware-only rebuild, checked on a finished build: patching the same
 # image into the placed design again (make ice40-fw / ecp5-fw) must give the
@@ -447,6 +495,8 @@ fpga_test_fw = f=$(FPGA_BUILD)/$(1)/$(1).$(3); log=$(FPGA_BUILD)/test-$(1)-fw.lo
 # PASS/FAIL line per check, then "fpga: N passed, N failed". Fixed seeds.
 fpga-test: deps
 	@mkdir -p $(FPGA_BUILD)
+	@$(FPGA_MAKE) --no-print-directory $(FPGA_AM_RUN) $(PS)/cells_sim.v > $(FPGA_BUILD)/test-prep.log 2>&1 \
+	  || { tail -20 $(FPGA_BUILD)/test-prep.log; echo "fpga: 0 passed, 1 failed"; exit 1; }
 	@s=$$(date +%s); \
 	( $(FPGA_MAKE) --no-print-directory ice40 BOARD=icebreaker > $(FPGA_BUILD)/test-icebreaker.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-icebreaker.rc; \
@@ -455,7 +505,11 @@ fpga-test: deps
 	  echo $$? > $(FPGA_BUILD)/test-postsynth.rc ) & \
 	( $(FPGA_MAKE) --no-print-directory ecp5 BOARD=ulx3s > $(FPGA_BUILD)/test-ulx3s.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-ulx3s.rc; \
-	  $(call fpga_test_fw,ulx3s,ecp5,bit) ) & \
+	  $(call fpga_test_fw,ulx3s,ecp5,bit); \
+	  for b in ulx3s hx8k ulx3s-12k; do \
+	    $(FPGA_MAKE) --no-print-directory board-sim BOARD=$${b%-12k} $$([ $$b = ulx3s-12k ] && echo ULX3S_SIZE=12k) \
+	      > $(FPGA_BUILD)/test-sim-$$b.log 2>&1; \
+	  done ) & \
 	wait; pass=0; fail=0; \
 	for b in icebreaker ulx3s; do \
 	  line=$$(grep "^fpga $$b:" $(FPGA_BUILD)/test-$$b.log | head -1); \
@@ -463,6 +517,10 @@ fpga-test: deps
 	  else echo "FAIL $$b (see $(FPGA_BUILD)/test-$$b.log)"; grep -E "^fpga|rror" $(FPGA_BUILD)/test-$$b.log | tail -5; fail=$$((fail+1)); fi; \
 	  if grep -q "^PASS" $(FPGA_BUILD)/test-$$b-fw.log 2>/dev/null; then grep "^PASS" $(FPGA_BUILD)/test-$$b-fw.log; pass=$$((pass+1)); \
 	  else echo "FAIL $$b firmware-only rebuild (see $(FPGA_BUILD)/test-$$b-fw.log)"; tail -3 $(FPGA_BUILD)/test-$$b-fw.log 2>/dev/null; fail=$$((fail+1)); fi; \
+	done; \
+	for b in ulx3s hx8k ulx3s-12k; do \
+	  if grep -q "^PASS board-sim" $(FPGA_BUILD)/test-sim-$$b.log; then grep "^PASS board-sim" $(FPGA_BUILD)/test-sim-$$b.log; pass=$$((pass+1)); \
+	  else echo "FAIL board-sim $$b (see $(FPGA_BUILD)/test-sim-$$b.log)"; grep -v "^deps:" $(FPGA_BUILD)/test-sim-$$b.log | tail -8; fail=$$((fail+1)); fi; \
 	done; \
 	grep -E "^(PASS|FAIL) postsynth" $(FPGA_BUILD)/test-postsynth.log; \
 	p=$$(grep -c "^PASS postsynth" $(FPGA_BUILD)/test-postsynth.log); f=$$(grep -c "^FAIL postsynth" $(FPGA_BUILD)/test-postsynth.log); \

@@ -40,4 +40,24 @@ module SB_PLL40_CORE #(
   assign SDO = 1'b0;
 endmodule
 
+// ECP5 (the ULX3S top's parameters and ports)
+module EHXPLLL #(
+  parameter PLLRST_ENA = "DISABLED", parameter INTFB_WAKE = "DISABLED",
+  parameter STDBY_ENABLE = "DISABLED", parameter DPHASE_SOURCE = "DISABLED",
+  parameter OUTDIVIDER_MUXA = "DIVA", parameter OUTDIVIDER_MUXB = "DIVB",
+  parameter OUTDIVIDER_MUXC = "DIVC", parameter OUTDIVIDER_MUXD = "DIVD",
+  parameter integer CLKI_DIV = 1, parameter CLKOP_ENABLE = "ENABLED", parameter integer CLKOP_DIV = 8,
+  parameter integer CLKOP_CPHASE = 0, parameter integer CLKOP_FPHASE = 0,
+  parameter FEEDBK_PATH = "CLKOP", parameter integer CLKFB_DIV = 1
+) (
+  input  wire RST, input wire STDBY, input wire CLKI, output wire CLKOP, input wire CLKFB,
+  output wire CLKINTFB, input wire PHASESEL0, input wire PHASESEL1, input wire PHASEDIR,
+  input  wire PHASESTEP, input wire PHASELOADREG, input wire PLLWAKESYNC, input wire ENCLKOP,
+  output wire LOCK
+);
+  assign CLKOP = CLKI;
+  assign CLKINTFB = 1'b0;
+  assign LOCK = 1'b1;
+endmodule
+
 `default_nettype wire

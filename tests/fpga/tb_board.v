@@ -1,15 +1,18 @@
-// tb_board — runs an iCEBreaker build (rtl/boards/am_icebreaker.v) as the
-// board would: a 12 MHz oscillator on CLK, nothing on RX, a UART receiver on
-// TX. Used twice by `make postsynth` with the same firmware: on the RTL and
-// on the yosys netlist (synth_ice40 + write_verilog, simulated with yosys'
-// ice40 cells_sim.v); both consoles must equal the host runtime's output.
+// tb_board — runs a board build as the board would: its oscillator on the
+// clock pin, nothing on RX, a UART receiver on TX. The iCEBreaker
+// (rtl/boards/am_icebreaker.v) by default, used twice by `make postsynth`
+// with the same firmware: on the RTL and on the yosys netlist (synth_ice40 +
+// write_verilog, simulated with yosys' ice40 cells_sim.v); with BOARD_HX8K
+// or BOARD_ULX3S defined, the RTL of that board's top (`make board-sim`).
+// Each console must equal the host runtime's output.
 //
 // Writes every received byte to +out=FILE; stops when a halt LED lights
 // (green: halted OK, red: error code) and the UART has been idle
 // for two characters' time, or fails after +max_cycles=N.
 // Parameters: UART_DIV (cycles per bit, as the board computes it); with
 // POSTSYNTH defined the DUT is the netlist (no parameters), else the RTL top
-// with the board's parameters passed through (see fpga.mk).
+// with the board's parameters passed through (fpga.mk passes every one the
+// board's <board>_SOC lists; RAM_WORDS reaches the HX8K and ULX3S tops).
 `timescale 1ns/1ps
 `default_nettype none
 
@@ -25,6 +28,7 @@ module tb_board;
   parameter [0:0]   ENABLE_DIV  = 0;
   parameter integer STATS       = 0;
   parameter integer WD_W        = 32;
+  parameter integer RAM_WORDS   = 16384;
 `endif
 
   reg  clk = 1'b0;
@@ -33,6 +37,24 @@ module tb_board;
 
 `ifdef POSTSYNTH
   am_icebreaker dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
+`elsif BOARD_HX8K
+  wire [7:0] led;           // LED[0] halted OK, LED[1] halted with an error
+  am_hx8k #(
+    .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), .TABLE_SLOTS(TABLE_SLOTS),
+    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .STATS(STATS),
+    .WD_W(WD_W), .RAM_WORDS(RAM_WORDS)
+  ) dut (.CLK(clk), .RX(1'b1), .TX(tx), .LED(led));
+  assign ledg_n = !led[0];
+  assign ledr_n = !led[1];
+`elsif BOARD_ULX3S
+  wire [7:0] led;           // led[0] halted OK, led[1] halted with an error
+  am_ulx3s #(
+    .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), .TABLE_SLOTS(TABLE_SLOTS),
+    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .STATS(STATS),
+    .WD_W(WD_W), .RAM_WORDS(RAM_WORDS)
+  ) dut (.clk_25mhz(clk), .ftdi_txd(1'b1), .ftdi_rxd(tx), .btn(1'b1), .led(led), .wifi_gpio0());
+  assign ledg_n = !led[0];
+  assign ledr_n = !led[1];
 `else
   am_icebreaker #(
     .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), .TABLE_SLOTS(TABLE_SLOTS),
