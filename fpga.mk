@@ -346,7 +346,7 @@ fpga_same_demo = if [ "$$(tests/fpga/demo_id.sh $(FPGA_DEMO))" != "$$(cat $(BD)/
 
 # (and the part: the RAM layout of ULX3S_SIZE=12k differs from the others')
 fpga_same_dev = if [ "$(call B,DEV)" != "$$(cat $(BD)/dev 2>/dev/null)" ]; then \
-	  echo "fpga: the design was placed for '$$(cat $(BD)/dev 2>/dev/null)', not '$(call B,DEV)'; run make $(call B,FAMILY) BOARD=$(BOARD) for it"; exit 1; fi
+	  echo "fpga: the design was placed for '$$(cat $(BD)/dev 2>/dev/null)', not '$(call B,DEV)'; place it first: make $(call B,FAMILY) BOARD=$(BOARD)$(if $(filter ulx3s,$(BOARD)), ULX3S_SIZE=$(ULX3S_SIZE))"; exit 1; fi
 
 ice40-fw: deps
 	@[ -f $(BD)/pnr.asc ] || { echo "fpga: no $(BD)/pnr.asc -- run make ice40 BOARD=$(BOARD) first"; exit 1; }
