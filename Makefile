@@ -46,6 +46,7 @@ help:
 	@echo "  make ice40 BOARD=icebreaker|hx8k, make ecp5 BOARD=ulx3s   bitstream + size/Fmax report"
 	@echo "  make ice40-fw / ecp5-fw BOARD=...   swap a new firmware into an existing bitstream"
 	@echo "  make prog BOARD=...   program the board; make postsynth; make fpga-test (in make test)"
+	@echo "  make board-sim BOARD=...     a board top's RTL with its firmware in Icarus, console == am-run"
 	@echo "  make fpga-blocks BOARD=...   LUTs / FFs / carries per block (synthesis with the hierarchy kept)"
 	@echo "  make fpga-seeds BOARD=...    Fmax over FPGA_SEEDS (default 1 2 3) and the spread"
 	@echo "  make fpga-cpu-variants       what PicoRV32's knobs cost on the iCE40"
