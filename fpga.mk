@@ -137,6 +137,8 @@ ulx3s_PLL_62.5        := PLL_CLKI_DIV=2 PLL_CLKFB_DIV=5 PLL_CLKOP_DIV=10
 
 B   = $($(BOARD)_$(1))
 BD  = $(FPGA_BUILD)/$(BOARD)
+FPGA_BOARDS := icebreaker hx8k ulx3s
+fpga_board_known = [ -n "$(filter $(BOARD),$(FPGA_BOARDS))" ] || { echo "fpga: unknown BOARD=$(BOARD) (one of: $(FPGA_BOARDS))"; exit 1; }
 
 # ---- clock ------------------------------------------------------------------------
 # <board>/clock: line 1 the board clock in MHz, line 2 the top's PLL parameters
@@ -275,6 +277,7 @@ fpga-cpu-variants: deps
 # picks some), each packed with nextpnr-ice40 --pack-only.
 FPGA_VARIANTS ?=
 fpga-synth-variants: deps
+	@$(fpga_board_known)
 	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: fpga-synth-variants counts iCE40 LCs; BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
 	@mkdir -p $(BD)/variants
 	@MAKE_CMD="$(FPGA_MAKE)" tests/fpga/synth_variants.sh $(BOARD) $(BD)/variants "$(call B,DEV)" $(call B,PINS) \
@@ -284,6 +287,7 @@ fpga-synth-variants: deps
 # seed in FPGA_SEEDS (no bitstream), one line per seed, then min / max.
 FPGA_SEEDS ?= 1 2 3
 fpga-seeds: deps
+	@$(fpga_board_known)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/synth.json
 	@mkdir -p $(BD)/seeds; for s in $(FPGA_SEEDS); do \
 	  echo "fpga: place and route $(BOARD), seed $$s"; \
@@ -319,18 +323,21 @@ fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $
 # where the logic goes: the board's synthesis with the hierarchy kept
 # (-noflatten), one line per block (docs/fpga.md, "Critical paths")
 fpga-blocks: deps
+	@$(fpga_board_known)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(BD)/ram_rand.hex
 	@$(call fpga_yosys,$(BOARD),$(BD)/ram_rand.hex,,,blocks,-noflatten) \
 	  || { tail -20 $(BD)/blocks.log; exit 1; }
 	@.venv/bin/python tests/fpga/fpga_blocks.py $(BD)/blocks.stat $(BOARD)
 
 ice40: deps
+	@$(fpga_board_known)
 	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.asc $(call fpga_fw,$(BOARD))
 	@$(call fpga_ice40_bits,$(BOARD))
 	@$(call fpga_report,$(BOARD))
 
 ecp5: deps
+	@$(fpga_board_known)
 	@[ "$(call B,FAMILY)" = ecp5 ] || { echo "fpga: BOARD=$(BOARD) is not an ECP5 board (ulx3s)"; exit 1; }
 	@case "$(ULX3S_SIZE)" in 12k|25k|45k|85k) ;; \
 	  *) echo "fpga: ULX3S_SIZE=$(ULX3S_SIZE) is not an ULX3S part (12k, 25k, 45k, 85k)"; exit 1 ;; esac
@@ -349,6 +356,7 @@ fpga_same_dev = if [ "$(call B,DEV)" != "$$(cat $(BD)/dev 2>/dev/null)" ]; then 
 	  echo "fpga: the design was placed for '$$(cat $(BD)/dev 2>/dev/null)', not '$(call B,DEV)'; place it first: make $(call B,FAMILY) BOARD=$(BOARD)$(if $(filter ulx3s,$(BOARD)), ULX3S_SIZE=$(ULX3S_SIZE))"; exit 1; fi
 
 ice40-fw: deps
+	@$(fpga_board_known)
 	@[ -f $(BD)/pnr.asc ] || { echo "fpga: no $(BD)/pnr.asc -- run make ice40 BOARD=$(BOARD) first"; exit 1; }
 	@$(fpga_same_demo)
 	@$(fpga_same_dev)
@@ -356,6 +364,7 @@ ice40-fw: deps
 	@$(call fpga_ice40_bits,$(BOARD))
 
 ecp5-fw: deps
+	@$(fpga_board_known)
 	@[ -f $(BD)/pnr.config ] || { echo "fpga: no $(BD)/pnr.config -- run make ecp5 BOARD=$(BOARD) first"; exit 1; }
 	@$(fpga_same_demo)
 	@$(fpga_same_dev)
@@ -363,6 +372,7 @@ ecp5-fw: deps
 	@$(call fpga_ecp5_bits,$(BOARD))
 
 prog:
+	@$(fpga_board_known)
 	@f=$(BD)/$(BOARD).$(if $(filter ecp5,$(call B,FAMILY)),bit,bin); \
 	[ -f $$f ] || { echo "prog: no $$f -- run make $(call B,FAMILY) BOARD=$(BOARD) first"; exit 1; }; \
 	tool=$(call B,PROG); \
@@ -456,6 +466,7 @@ bs_clk_hz    = $$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(BOARD)) * 1000000
 bs_uart_div  = $$(awk "BEGIN {printf \"%d\", ($(call fpga_mhz,$(BOARD)) * 1000000 + 57600) / 115200}")
 bs_ice40     = $(filter ice40,$(call B,FAMILY))
 board-sim: deps
+	@$(fpga_board_known)
 	@mkdir -p $(BS)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(call fpga_fw,$(BOARD)) \
 	  $(FPGA_AM_RUN) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
