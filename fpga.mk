@@ -11,7 +11,8 @@
 #   make postsynth                iCEBreaker: RTL and yosys-netlist simulations of
 #                                 the board; both consoles == the host runtime's
 #   make fpga-blocks BOARD=...    LUTs / FFs / carries per block (synthesis, -noflatten)
-#   make fpga-seeds BOARD=...     Fmax over FPGA_SEEDS (default 1 2 3): P&R only, no bitstream
+#   make fpga-seeds BOARD=...     Fmax over FPGA_SEEDS (default 1 2 3): P&R only, no bitstream,
+#                                 FPGA_SEED_JOBS (default: the cores) at a time
 #   make fpga-cpu-variants        LUT4 / FF / carry of PicoRV32 variants (iCE40, core alone)
 #   make fpga-synth-variants BOARD=...  LCs of the whole board under other synthesis
 #                                 options (iCE40; FPGA_VARIANTS="board area ..." picks)
@@ -286,14 +287,19 @@ fpga-synth-variants: deps
 # The Fmax spread over seeds: place and route the board's synthesis once per
 # seed in FPGA_SEEDS (no bitstream), one line per seed, then min / max.
 FPGA_SEEDS ?= 1 2 3
+# seeds placed at a time (each nextpnr run is one thread; the results do not
+# depend on it)
+FPGA_SEED_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 fpga-seeds: deps
 	@$(fpga_board_known)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/synth.json
-	@mkdir -p $(BD)/seeds; for s in $(FPGA_SEEDS); do \
-	  echo "fpga: place and route $(BOARD), seed $$s"; \
-	  $(call fpga_pnr_$(call B,FAMILY),$(BOARD),$(BD)/seeds/pnr$$s.out,$$s,$(BD)/seeds/pnr$$s.json,$(BD)/seeds/pnr$$s.log) \
-	    || { tail -20 $(BD)/seeds/pnr$$s.log; exit 1; }; \
-	done; .venv/bin/python tests/fpga/fpga_seeds.py $(BOARD) $(call fpga_mhz,$(BOARD)) $($(BOARD)_GOAL_MHZ) \
+	@for s in $(FPGA_SEEDS); do case $$s in ''|*[!0-9]*) echo "fpga: FPGA_SEEDS: '$$s' is not a seed (a number)"; exit 1 ;; esac; done
+	@mkdir -p $(BD)/seeds; rm -f $(foreach s,$(FPGA_SEEDS),$(BD)/seeds/pnr$(s).json); \
+	echo "fpga: place and route $(BOARD), seeds $(FPGA_SEEDS) ($(FPGA_SEED_JOBS) at a time)"; \
+	printf '%s\n' $(FPGA_SEEDS) | xargs -P $(FPGA_SEED_JOBS) -I@ sh -c \
+	  '$(call fpga_pnr_$(call B,FAMILY),$(BOARD),$(BD)/seeds/pnr@.out,@,$(BD)/seeds/pnr@.json,$(BD)/seeds/pnr@.log) \
+	   || { echo "fpga: place and route failed for seed @:"; tail -20 $(BD)/seeds/pnr@.log; exit 255; }' || exit 1; \
+	.venv/bin/python tests/fpga/fpga_seeds.py $(BOARD) $(call fpga_mhz,$(BOARD)) $($(BOARD)_GOAL_MHZ) \
 	  $(foreach s,$(FPGA_SEEDS),$(BD)/seeds/pnr$(s).json)
 
 # ---- firmware into the bitstream --------------------------------------------------------
