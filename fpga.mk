@@ -18,8 +18,8 @@
 #                                 options (iCE40; FPGA_VARIANTS="board area ..." picks)
 #   make board-sim BOARD=...      the board top's RTL with its firmware in Icarus;
 #                                 console == the host runtime's (ULX3S_SIZE too)
-#   make fpga-test                iCEBreaker + ULX3S builds (fit, timing, firmware-only
-#                                 rebuild) + postsynth + board-sim of ULX3S, HX8K, 12F;
+#   make fpga-test                iCEBreaker, ULX3S and HX8K builds (fit, timing, firmware-
+#                                 only rebuild) + postsynth + board-sim of ULX3S, HX8K, 12F;
 #                                 prints "fpga: N passed, N failed"
 #
 # Knobs: FPGA_DEMO (the demo the board runs, default counter-serialized),
@@ -508,8 +508,10 @@ fpga_test_fw = f=$(FPGA_BUILD)/$(1)/$(1).$(3); log=$(FPGA_BUILD)/test-$(1)-fw.lo
 	  elif ! grep -q "needs a new synthesis" $$log; then echo "FAIL: no message for another demo's firmware" >> $$log; \
 	  else echo "PASS $(1) firmware-only rebuild: make $(2)-fw gives the same bitstream; another demo's firmware is refused" >> $$log; fi; \
 	  cp $$f.first $$f; fi
-# iCEBreaker (then its post-synthesis simulation) in parallel with ULX3S; one
-# PASS/FAIL line per check, then "fpga: N passed, N failed". Fixed seeds.
+# iCEBreaker (then its post-synthesis simulation) in parallel with ULX3S (then
+# the board simulations and the HX8K): every board's build (fit, timing at
+# its clock), firmware-only rebuild and simulated console; one PASS/FAIL line
+# per check, then "fpga: N passed, N failed". Fixed seeds.
 fpga-test: deps
 	@mkdir -p $(FPGA_BUILD)
 	@$(FPGA_MAKE) --no-print-directory $(FPGA_AM_RUN) $(PS)/cells_sim.v > $(FPGA_BUILD)/test-prep.log 2>&1 \
@@ -526,9 +528,12 @@ fpga-test: deps
 	  for b in ulx3s hx8k ulx3s-12k; do \
 	    $(FPGA_MAKE) --no-print-directory board-sim BOARD=$${b%-12k} $$([ $$b = ulx3s-12k ] && echo ULX3S_SIZE=12k) \
 	      > $(FPGA_BUILD)/test-sim-$$b.log 2>&1; \
-	  done ) & \
+	  done; \
+	  $(FPGA_MAKE) --no-print-directory ice40 BOARD=hx8k > $(FPGA_BUILD)/test-hx8k.log 2>&1; \
+	  echo $$? > $(FPGA_BUILD)/test-hx8k.rc; \
+	  $(call fpga_test_fw,hx8k,ice40,bin) ) & \
 	wait; pass=0; fail=0; \
-	for b in icebreaker ulx3s; do \
+	for b in icebreaker ulx3s hx8k; do \
 	  line=$$(grep "^fpga $$b:" $(FPGA_BUILD)/test-$$b.log | head -1); \
 	  if [ "$$(cat $(FPGA_BUILD)/test-$$b.rc)" = 0 ]; then echo "PASS $$line"; pass=$$((pass+1)); \
 	  else echo "FAIL $$b (see $(FPGA_BUILD)/test-$$b.log)"; grep -E "^fpga|rror" $(FPGA_BUILD)/test-$$b.log | tail -5; fail=$$((fail+1)); fi; \
