@@ -35,24 +35,21 @@ module tb_board;
   wire tx, ledr_n, ledg_n;
   always #10 clk = !clk;   // the period is irrelevant: the PLL model passes it through
 
+// the HX8K and ULX3S tops take the same parameters
+`define TB_BOARD_PARAMS .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), \
+  .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), \
+  .STATS(STATS), .WD_W(WD_W), .RAM_WORDS(RAM_WORDS)
+
 `ifdef POSTSYNTH
   am_icebreaker dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
 `elsif BOARD_HX8K
   wire [7:0] led;           // LED[0] halted OK, LED[1] halted with an error
-  am_hx8k #(
-    .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .STATS(STATS),
-    .WD_W(WD_W), .RAM_WORDS(RAM_WORDS)
-  ) dut (.CLK(clk), .RX(1'b1), .TX(tx), .LED(led));
+  am_hx8k #(`TB_BOARD_PARAMS) dut (.CLK(clk), .RX(1'b1), .TX(tx), .LED(led));
   assign ledg_n = !led[0];
   assign ledr_n = !led[1];
 `elsif BOARD_ULX3S
   wire [7:0] led;           // led[0] halted OK, led[1] halted with an error
-  am_ulx3s #(
-    .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .STATS(STATS),
-    .WD_W(WD_W), .RAM_WORDS(RAM_WORDS)
-  ) dut (.clk_25mhz(clk), .ftdi_txd(1'b1), .ftdi_rxd(tx), .btn(1'b1), .led(led), .wifi_gpio0());
+  am_ulx3s #(`TB_BOARD_PARAMS) dut (.clk_25mhz(clk), .ftdi_txd(1'b1), .ftdi_rxd(tx), .btn(1'b1), .led(led), .wifi_gpio0());
   assign ledg_n = !led[0];
   assign ledr_n = !led[1];
 `else
