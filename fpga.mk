@@ -159,6 +159,9 @@ $(FPGA_BUILD)/%/clock: FORCE
 	fi; \
 	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 fpga_mhz = $$(sed -n 1p $(FPGA_BUILD)/$(1)/clock)
+# the board clock in Hz, and the UART's cycles per bit at it (as the board top computes them)
+fpga_clk_hz   = $$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(1)) * 1000000}")
+fpga_uart_div = $$(awk "BEGIN {printf \"%d\", ($(call fpga_mhz,$(1)) * 1000000 + 57600) / 115200}")
 # P&R is constrained at the issue's goal clock (or the board clock if that
 # is higher), so the timing-driven placer works towards the goal; the build
 # fails only if the achieved Fmax is below the board clock.
@@ -217,7 +220,7 @@ $(FPGA_BUILD)/%/ram_rand.hex: $(FPGA_BUILD)/%/ram.words
 # $(5) log/stat name, $(6) extra synth_* flags
 fpga_chparams = $(foreach p,$($(1)_SOC),-set $(subst =, ,$(p))) -set BOOT_BEH $$(cat $(FPGA_BUILD)/$(1)/boot.id) \
                 $$(sed -n 2p $(FPGA_BUILD)/$(1)/clock) -set FIRMWARE \"$(2)\" \
-                -set CLK_HZ $$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(1)) * 1000000}")
+                -set CLK_HZ $(call fpga_clk_hz,$(1))
 fpga_ice40_ram = $(if $(filter ice40,$($(1)_FAMILY)),rtl/boards/am_ram_ice40.v,rtl/am_ram.v)
 fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
 	  rtl/boards/$($(1)_TOP).v $(call fpga_ice40_ram,$(1)) $(FPGA_SOC_RTL) $(PICORV32_V); \
@@ -399,8 +402,16 @@ fpga-clean:
 # runtime's output for the demo with the board's limits.
 PS_BOARD := icebreaker
 PS       := $(FPGA_BUILD)/$(PS_BOARD)/postsynth
-PS_DEFS  := $(icebreaker_DEFINES)
-ps_uart_div = $$(awk "BEGIN {printf \"%d\", ($(call fpga_mhz,$(PS_BOARD)) * 1000000 + 57600) / 115200}")
+
+# the RTL of a board top with an image in Icarus (tests/fpga/tb_board.v):
+# $(1) board, $(2) the .vvp, $(3) the image (iCE40: split into its RAM banks)
+fpga_tb_iverilog = iverilog -g2012 -o $(2) -s tb_board -DBOARD_$(shell echo $(1) | tr a-z A-Z) \
+	  $(if $(filter ice40,$($(1)_FAMILY)),-DNO_ICE40_DEFAULT_ASSIGNMENTS) $($(1)_DEFINES) \
+	  -Ptb_board.UART_DIV=$(call fpga_uart_div,$(1)) -Ptb_board.CLK_HZ=$(call fpga_clk_hz,$(1)) \
+	  -Ptb_board.BOOT_BEH=$$(cat $(FPGA_BUILD)/$(1)/boot.id) -Ptb_board.FIRMWARE=\"$(3)\" \
+	  $(foreach p,$($(1)_SOC),-Ptb_board.$(p)) tests/fpga/tb_board.v tests/fpga/sim_pll.v \
+	  $(if $(filter ice40,$($(1)_FAMILY)),$(PS)/cells_sim.v) rtl/boards/$($(1)_TOP).v \
+	  $(call fpga_ice40_ram,$(1)) $(FPGA_SOC_RTL) $(PICORV32_V)
 
 # cells_sim.v without the PLL blackboxes (tests/fpga/sim_pll.v models them)
 $(PS)/cells_sim.v:
@@ -424,22 +435,16 @@ $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
 	@mkdir -p $(dir $@)
 	$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(PS_BOARD)) $(FPGA_DEMO) > $@
 
-ps_soc_params = $(foreach p,$(icebreaker_SOC),-Ptb_board.$(subst =,=,$(p)))
 $(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v \
                rtl/boards/am_icebreaker.v rtl/boards/am_ram_ice40.v $(FPGA_SOC_RTL)
-	iverilog -g2012 -o $@ -s tb_board -DNO_ICE40_DEFAULT_ASSIGNMENTS $(PS_DEFS) -Ptb_board.UART_DIV=$(ps_uart_div) \
-	  -Ptb_board.CLK_HZ=$$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(PS_BOARD)) * 1000000}") \
-	  -Ptb_board.BOOT_BEH=$$(cat $(FPGA_BUILD)/$(PS_BOARD)/boot.id) -Ptb_board.FIRMWARE=\"$(PS)/fw.hex\" \
-	  $(foreach p,$(icebreaker_SOC),-Ptb_board.$(p)) \
-	  tests/fpga/tb_board.v tests/fpga/sim_pll.v $(PS)/cells_sim.v rtl/boards/am_icebreaker.v \
-	  rtl/boards/am_ram_ice40.v $(FPGA_SOC_RTL) $(PICORV32_V) 2>&1 | grep -v "warning: \|: \.\.\. " || true
+	$(call fpga_tb_iverilog,$(PS_BOARD),$@,$(PS)/fw.hex) 2>&1 | grep -v "warning: \|: \.\.\. " || true
 	@test -f $@
 
 # the netlist runs in Verilator (Icarus needs ~100x longer on 3,400 LUT cells)
 $(PS)/gate_vl: $(PS)/netlist.v $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v
 	@s=$$(date +%s); verilator --binary -j 2 -O2 --timing -Wno-fatal -Wno-lint -Wno-style \
 	  -Wno-MULTIDRIVEN -Wno-UNOPTFLAT -DNO_ICE40_DEFAULT_ASSIGNMENTS -DPOSTSYNTH \
-	  -GUART_DIV=$(ps_uart_div) --top-module tb_board -Mdir $(PS)/vl -o gate_vl \
+	  -GUART_DIV=$(call fpga_uart_div,$(PS_BOARD)) --top-module tb_board -Mdir $(PS)/vl -o gate_vl \
 	  $(abspath tests/fpga/tb_board.v tests/fpga/sim_pll.v $(PS)/cells_sim.v $(PS)/netlist.v) \
 	  > $(PS)/vl.log 2>&1 || { tail -20 $(PS)/vl.log; exit 1; }; cp $(PS)/vl/gate_vl $@; \
 	echo $$(( $$(date +%s) - s )) > $(PS)/vl.secs
@@ -468,8 +473,6 @@ postsynth: deps
 # (ULX3S_SIZE=12k: 32 KiB and the one-demo image) it is what shows that
 # their RAM layout and image run the demo.
 BS           = $(BD)/boardsim$(if $(filter ulx3s,$(BOARD)),-$(ULX3S_SIZE))
-bs_clk_hz    = $$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(BOARD)) * 1000000}")
-bs_uart_div  = $$(awk "BEGIN {printf \"%d\", ($(call fpga_mhz,$(BOARD)) * 1000000 + 57600) / 115200}")
 bs_ice40     = $(filter ice40,$(call B,FAMILY))
 board-sim: deps
 	@$(fpga_board_known)
@@ -479,13 +482,7 @@ board-sim: deps
 	@$(if $(bs_ice40),tests/fpga/split_hex.sh $(call fpga_fw,$(BOARD)) $(call B,BRAM_WORDS) $(BS)/fw.hex, \
 	  cp $(call fpga_fw,$(BOARD)) $(BS)/fw.hex)
 	@$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(BOARD)) $(FPGA_DEMO) > $(BS)/expected.txt
-	@iverilog -g2012 -o $(BS)/rtl.vvp -s tb_board -DBOARD_$(shell echo $(BOARD) | tr a-z A-Z) \
-	  $(if $(bs_ice40),-DNO_ICE40_DEFAULT_ASSIGNMENTS) $(call B,DEFINES) -Ptb_board.UART_DIV=$(bs_uart_div) \
-	  -Ptb_board.CLK_HZ=$(bs_clk_hz) -Ptb_board.BOOT_BEH=$$(cat $(BD)/boot.id) \
-	  -Ptb_board.FIRMWARE=\"$(BS)/fw.hex\" $(foreach p,$(call B,SOC),-Ptb_board.$(p)) \
-	  tests/fpga/tb_board.v tests/fpga/sim_pll.v $(if $(bs_ice40),$(PS)/cells_sim.v) \
-	  rtl/boards/$(call B,TOP).v $(call fpga_ice40_ram,$(BOARD)) $(FPGA_SOC_RTL) $(PICORV32_V) \
-	  > $(BS)/iverilog.log 2>&1 && test -f $(BS)/rtl.vvp || { grep -v "warning: \|: \.\.\. " $(BS)/iverilog.log | head; exit 1; }
+	@$(call fpga_tb_iverilog,$(BOARD),$(BS)/rtl.vvp,$(BS)/fw.hex) > $(BS)/iverilog.log 2>&1 && test -f $(BS)/rtl.vvp || { grep -v "warning: \|: \.\.\. " $(BS)/iverilog.log | head; exit 1; }
 	@s=$$(date +%s); vvp -n $(BS)/rtl.vvp +out=$(BS)/rtl.out > $(BS)/rtl.log 2>&1; t=$$(( $$(date +%s) - s )); \
 	r=$$(grep '^tb_board:' $(BS)/rtl.log | sed 's/^tb_board: *//'); \
 	if grep -q "halted OK" $(BS)/rtl.log && cmp -s $(BS)/rtl.out $(BS)/expected.txt; then \

@@ -30,10 +30,22 @@ FF = r"SB_DFF\w*|TRELLIS_FF"
 CARRY = r"SB_CARRY|CCU2C"
 
 
-def count(body, cells):
-    """Cells of a kind: "  SB_LUT4  3098" (yosys 0.23) or "  3098  SB_LUT4" (newer)."""
-    pat = re.compile(rf"^\s+(?:(?:{cells})\s+(\d+)|(\d+)\s+(?:{cells}))\s*$", re.M)
-    return sum(int(m.group(1) or m.group(2)) for m in pat.finditer(body))
+CELL = re.compile(r"^\s+(?:([A-Za-z$]\S*)\s+(\d+)|(\d+)\s+([A-Za-z$]\S*))\s*$", re.M)
+
+
+def stat_cells(text):
+    """Cell counts by type in a yosys `stat` text: lines "  SB_LUT4  3098"
+    (yosys 0.23) or "  3098  SB_LUT4" (newer). fpga_report.py uses it too."""
+    cells = {}
+    for m in CELL.finditer(text):
+        name, n = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        cells[name] = cells.get(name, 0) + int(n)
+    return cells
+
+
+def count(body, kinds):
+    """Cells of the kinds matching the pattern `kinds` in one module's stat."""
+    return sum(n for name, n in stat_cells(body).items() if re.fullmatch(kinds, name))
 
 
 def module_name(header):

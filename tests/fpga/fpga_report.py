@@ -9,9 +9,10 @@ MHz) are reported as met / NOT met but do not fail the build.
 """
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
+
+from fpga_blocks import stat_cells
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--board", required=True)
@@ -30,15 +31,7 @@ d = Path(a.dir)
 rep = json.loads((d / "pnr.json").read_text())
 util = {k: v for k, v in rep["utilization"].items() if v["used"] or k in (
     "ICESTORM_RAM", "ICESTORM_SPRAM", "ICESTORM_DSP", "DP16KD", "MULT18X18D")}
-stat = {}
-for line in (d / "synth.stat").read_text().splitlines():
-    # "  SB_LUT4   3098" (yosys 0.23) or "  3098   SB_LUT4" (newer, FPGA_YOSYS)
-    m = re.match(r"\s+([A-Za-z$]\S*)\s+(\d+)$", line)
-    n = re.match(r"\s+(\d+)\s+([A-Za-z$]\S*)$", line)
-    if m:
-        stat[m.group(1)] = stat.get(m.group(1), 0) + int(m.group(2))
-    elif n:
-        stat[n.group(2)] = stat.get(n.group(2), 0) + int(n.group(1))
+stat = stat_cells((d / "synth.stat").read_text())   # either yosys' format
 
 def secs(name):
     p = d / name
