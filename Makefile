@@ -50,7 +50,8 @@ help:
 	@echo "  make fpga-blocks BOARD=...   LUTs / FFs / carries per block (synthesis with the hierarchy kept)"
 	@echo "  make fpga-seeds BOARD=...    Fmax over FPGA_SEEDS (default 1 2 3) and the spread"
 	@echo "  make fpga-cpu-variants       what PicoRV32's knobs cost on the iCE40"
-	@echo "  make fpga-synth-variants BOARD=...   what synthesis options cost an iCE40 board (LCs)"
+	@echo "  make fpga-synth-variants BOARD=...   LCs of an iCE40 board under other synthesis options and"
+	@echo "                               without one feature at a time (FPGA_VARIANTS: some of them)"
 	@echo "  make deps        install missing dependencies (Debian packages, pinned .venv)"
 	@echo "  make clean       remove build/"
 

@@ -56,9 +56,16 @@ ECP5_BRAM  ?= .venv/bin/python -c "import sys, yowasp_runtime; sys.exit(yowasp_r
 PICORV32_V  = $(shell .venv/bin/python -c "import pythondata_cpu_picorv32 as p; print(p.data_location)")/picorv32.v
 ICE40_CELLS = $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 
-# every SoC source except the generic RAM (the iCE40 boards use their own)
-FPGA_SOC_RTL := $(filter-out rtl/am_ram.v,$(wildcard rtl/am_*.v)) rtl/boards/am_board_reset.v \
-                rtl/boards/am_board_soc.v
+# every SoC source except the generic RAM (the iCE40 boards use their own),
+# in RTL directory $(1)
+fpga_soc_rtl = $(filter-out $(1)/am_ram.v,$(wildcard $(1)/am_*.v)) $(1)/boards/am_board_reset.v \
+               $(1)/boards/am_board_soc.v
+FPGA_SOC_RTL := $(call fpga_soc_rtl,rtl)
+# the RTL the boards are synthesized from (simulations always use rtl/):
+# fpga-synth-variants' cut-* variants point it at a copy with a feature cut
+# out (tests/fpga/rtl_cut.py)
+FPGA_RTL ?= rtl
+FPGA_SYN_RTL := $(call fpga_soc_rtl,$(FPGA_RTL))
 
 # ---- boards -----------------------------------------------------------------------
 # <board>_FAMILY ice40|ecp5, _TOP, _DEV (P&R device flags), _PINS, _MHZ (board
@@ -221,9 +228,9 @@ $(FPGA_BUILD)/%/ram_rand.hex: $(FPGA_BUILD)/%/ram.words
 fpga_chparams = $(foreach p,$($(1)_SOC),-set $(subst =, ,$(p))) -set BOOT_BEH $$(cat $(FPGA_BUILD)/$(1)/boot.id) \
                 $$(sed -n 2p $(FPGA_BUILD)/$(1)/clock) -set FIRMWARE \"$(2)\" \
                 -set CLK_HZ $(call fpga_clk_hz,$(1))
-fpga_ice40_ram = $(if $(filter ice40,$($(1)_FAMILY)),rtl/boards/am_ram_ice40.v,rtl/am_ram.v)
+fpga_ice40_ram = $(if $(filter ice40,$($(1)_FAMILY)),$(2)/boards/am_ram_ice40.v,$(2)/am_ram.v)
 fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
-	  rtl/boards/$($(1)_TOP).v $(call fpga_ice40_ram,$(1)) $(FPGA_SOC_RTL) $(PICORV32_V); \
+	  $(FPGA_RTL)/boards/$($(1)_TOP).v $(call fpga_ice40_ram,$(1),$(FPGA_RTL)) $(FPGA_SYN_RTL) $(PICORV32_V); \
 	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); $(FPGA_PRE_SYNTH) \
 	  synth_$($(1)_FAMILY) $($(1)_SYNTH) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP); \
 	  select -clear; delete t:\$$scopeinfo; $(if $(3),write_json $(3);) \
@@ -234,12 +241,12 @@ fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $(
 # so e.g. another <board>_SYNTH on the command line synthesizes again
 $(FPGA_BUILD)/%/synth.cfg: FORCE
 	@mkdir -p $(dir $@)
-	@echo "$(FPGA_YOSYS) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES)" > $@.tmp; \
+	@echo "$(FPGA_YOSYS) | $(FPGA_RTL) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES)" > $@.tmp; \
 	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
                              $(FPGA_BUILD)/%/synth.cfg \
-                             rtl/boards/*.v $(FPGA_SOC_RTL) rtl/am_ram.v
+                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) $(FPGA_RTL)/am_ram.v
 	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_DEMO) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
 	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@,,synth) \
 	  || { tail -20 $(FPGA_BUILD)/$*/synth.log; exit 1; }; echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/synth.secs
@@ -411,7 +418,7 @@ fpga_tb_iverilog = iverilog -g2012 -o $(2) -s tb_board -DBOARD_$(shell echo $(1)
 	  -Ptb_board.BOOT_BEH=$$(cat $(FPGA_BUILD)/$(1)/boot.id) -Ptb_board.FIRMWARE=\"$(3)\" \
 	  $(foreach p,$($(1)_SOC),-Ptb_board.$(p)) tests/fpga/tb_board.v tests/fpga/sim_pll.v \
 	  $(if $(filter ice40,$($(1)_FAMILY)),$(PS)/cells_sim.v) rtl/boards/$($(1)_TOP).v \
-	  $(call fpga_ice40_ram,$(1)) $(FPGA_SOC_RTL) $(PICORV32_V)
+	  $(call fpga_ice40_ram,$(1),rtl) $(FPGA_SOC_RTL) $(PICORV32_V)
 
 # cells_sim.v without the PLL blackboxes (tests/fpga/sim_pll.v models them)
 $(PS)/cells_sim.v:
@@ -546,5 +553,7 @@ fpga-test: deps
 	if [ "$$(cat $(FPGA_BUILD)/test-postsynth.rc)" != 0 ] && [ $$f -eq 0 ]; then \
 	  echo "FAIL postsynth (see $(FPGA_BUILD)/test-postsynth.log)"; tail -5 $(FPGA_BUILD)/test-postsynth.log; f=1; fi; \
 	pass=$$((pass+p)); fail=$$((fail+f)); \
+	if cut=$$(.venv/bin/python tests/fpga/rtl_cut.py --check rtl); then echo "PASS $${cut#rtl_cut: } (fpga-synth-variants cut-*)"; \
+	  pass=$$((pass+1)); else echo "FAIL rtl_cut.py --check rtl:"; echo "$$cut"; fail=$$((fail+1)); fi; \
 	echo "fpga-test: $$(( $$(date +%s) - s )) s"; \
 	echo "fpga: $$pass passed, $$fail failed"; test $$fail -eq 0

@@ -5,8 +5,10 @@
 # parameters the iCEBreaker's SoC gives it (rtl/am_soc.v: RV32I, no IRQs --
 # the SoC restarts the core on a trap --, one-bit shifts, catching illegal
 # instructions and misaligned accesses), then once per variant with one
-# knob changed, and prints LUT4 / FF / carry per variant and the difference
-# to the SoC's configuration (make fpga-cpu-variants; docs/fpga.md).
+# knob changed, and prints LUT4 / FF / carry per variant, the logic cells
+# the core alone packs into on the UP5K (nextpnr-ice40 --pack-only) and the
+# differences to the SoC's configuration (make fpga-cpu-variants;
+# docs/fpga.md).
 set -euo pipefail
 V=${1:?usage: cpu_variants.sh PICORV32_V OUT_DIR}
 OUT=${2:?usage: cpu_variants.sh PICORV32_V OUT_DIR}
@@ -23,16 +25,20 @@ variants=(
   "nomisalign|no misaligned trap (CATCH_MISALIGN=0)|-set CATCH_MISALIGN 0"
 )
 count() { awk -v pat="$2" '$1 ~ pat { s += $2 } END { print s + 0 }' "$1"; }
-base_lut=""
-printf '%-44s %6s %6s %6s %8s\n' "PicoRV32 variant (iCE40)" LUT4 FF carry "LUT4 +/-"
+base_lut=""; base_lc=""
+printf '%-44s %6s %6s %6s %6s %8s %6s\n' "PicoRV32 variant (iCE40)" LUT4 FF carry LC "LUT4 +/-" "LC +/-"
 for v in "${variants[@]}"; do
   IFS='|' read -r name what extra <<< "$v"
   yosys -q -p "read_verilog $V; chparam $SOC $extra picorv32; synth_ice40 -abc9 -top picorv32; \
-                tee -q -o $OUT/$name.stat stat" > "$OUT/$name.log" 2>&1 \
+                write_json $OUT/$name.json; tee -q -o $OUT/$name.stat stat" > "$OUT/$name.log" 2>&1 \
     || { echo "cpu_variants: yosys failed for $name (see $OUT/$name.log)"; exit 1; }
   lut=$(count "$OUT/$name.stat" '^SB_LUT4$'); ff=$(count "$OUT/$name.stat" '^SB_DFF')
   cy=$(count "$OUT/$name.stat" '^SB_CARRY$')
   [ "$lut" -gt 0 ] || { echo "cpu_variants: no LUTs in $OUT/$name.stat"; exit 1; }
-  [ -n "$base_lut" ] || base_lut=$lut
-  printf '%-44s %6d %6d %6d %+8d\n' "$what" "$lut" "$ff" "$cy" $((lut - base_lut))
+  nextpnr-ice40 --up5k --package sg48 --json "$OUT/$name.json" --pack-only -q -l "$OUT/$name.pack.log" \
+    > /dev/null 2>&1 || { echo "cpu_variants: nextpnr-ice40 --pack-only failed for $name (see $OUT/$name.pack.log)"; exit 1; }
+  lc=$(awk '/ICESTORM_LC:/ { sub("/", "", $3); print $3; exit }' "$OUT/$name.pack.log")
+  [ -n "$lc" ] && [ "$lc" -gt 0 ] || { echo "cpu_variants: no LC count in $OUT/$name.pack.log"; exit 1; }
+  [ -n "$base_lut" ] || { base_lut=$lut; base_lc=$lc; }
+  printf '%-44s %6d %6d %6d %6d %+8d %+6d\n' "$what" "$lut" "$ff" "$cy" "$lc" $((lut - base_lut)) $((lc - base_lc))
 done

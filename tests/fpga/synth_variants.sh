@@ -21,13 +21,19 @@
 #   limits   the board's flags, the actor unit with smaller per-transaction
 #            limits (4 message and 4 state words, 4 sends, 2 creates; an
 #            area figure only: the firmware is built for 8 / 8 / 8 / 4)
+#   cut-*    the board's flags, the RTL with one feature cut out
+#            (tests/fpga/rtl_cut.py --list: the collector, fault delivery,
+#            the watchdog, the register read-back, ...): what the feature
+#            costs, an upper bound (the cut copy is not a working design)
 # MAKE_CMD (environment) is the make to run the board's rules with.
 set -euo pipefail
 BOARD=${1:?usage: synth_variants.sh BOARD OUT_DIR DEV PINS SYNTH [VARIANT...]}
 OUT=${2:?usage}; DEV=${3:?usage}; PINS=${4:?usage}; SYNTH=${5-}
 shift 5
 MAKE_CMD=${MAKE_CMD:-make}
-all=(board nodff abc area delay30 abc2 nodffe nocarry limits)
+CUT=$(dirname "$0")/rtl_cut.py
+mapfile -t cuts < <(python3 "$CUT" --list | awk '{ print $1 }')
+all=(board nodff abc area delay30 abc2 nodffe nocarry limits "${cuts[@]}")
 [ $# -gt 0 ] || set -- "${all[@]}"
 [ "$1" = board ] || set -- board "$@"   # the differences are to the board's flags
 
@@ -36,9 +42,10 @@ AREA='scratchpad -set abc9.script +&scorr;&sweep;&dc2;&dch,-f;&if,-a,-K,4;&mfs;'
 cells() { awk -v pat="$2" 'NF == 2 && $1 ~ pat { s += $2 } NF == 2 && $2 ~ pat { s += $1 }
                            END { print s + 0 }' "$1"; }
 base_lc=""
-printf '%-9s %-52s %6s %6s %6s %6s %7s\n' variant "synthesis (synth_ice40 ...)" LC LUT4 FF carry "LC +/-"
+printf '%-12s %-52s %6s %6s %6s %6s %7s\n' variant "synthesis (synth_ice40 ...)" LC LUT4 FF carry "LC +/-"
 for v in "$@"; do
-  flags=$SYNTH; abc9=1; pre=""; note=""
+  flags=$SYNTH; abc9=1; pre=""; note=""; rtl=rtl
+  d=$OUT/$v
   case $v in
     board)   ;;
     nodff)   flags=$(echo " $SYNTH " | sed 's/ -dff / /; s/^ *//; s/ *$//') ;;
@@ -50,10 +57,13 @@ for v in "$@"; do
     nocarry) flags="$SYNTH -nocarry" ;;
     limits)  pre='chparam -set MSG_WORDS 4 -set STATE_WORDS 4 -set MAX_SENDS 4 -set MAX_CREATES 2 am_actor_unit;'
              note=" (unit: 4/4/4/2)" ;;
+    cut-*)   [[ " ${cuts[*]} " == *" $v "* ]] \
+               || { echo "synth_variants: unknown variant '$v' (one of: ${all[*]})"; exit 1; }
+             rtl=$d/rtl; python3 "$CUT" "$v" rtl "$rtl" || exit 1
+             note=" (RTL: $v)" ;;
     *) echo "synth_variants: unknown variant '$v' (one of: ${all[*]})"; exit 1 ;;
   esac
-  d=$OUT/$v
-  $MAKE_CMD --no-print-directory BOARD="$BOARD" FPGA_BUILD="$d" "${BOARD}_SYNTH=$flags" \
+  $MAKE_CMD --no-print-directory BOARD="$BOARD" FPGA_BUILD="$d" FPGA_RTL="$rtl" "${BOARD}_SYNTH=$flags" \
     FPGA_ABC9=$abc9 "FPGA_PRE_SYNTH=$pre" "$d/$BOARD/synth.json" > "$d.make.log" 2>&1 \
     || { echo "synth_variants: synthesis failed for $v (see $d.make.log)"; tail -5 "$d.make.log"; exit 1; }
   # the abc9 script really ran as asked (a scratchpad key yosys ignored would
@@ -73,5 +83,5 @@ for v in "$@"; do
     || { echo "synth_variants: no LC / LUT4 count for $v ($d/pack.log, $stat)"; exit 1; }
   [ -n "$base_lc" ] || base_lc=$lc
   desc=$flags; [ "$abc9" = 1 ] && desc="$desc -abc9"; desc="$desc$note"
-  printf '%-9s %-52.52s %6d %6d %6d %6d %+7d\n' "$v" "$desc" "$lc" "$lut" "$ff" "$cy" $((lc - base_lc))
+  printf '%-12s %-52.52s %6d %6d %6d %6d %+7d\n' "$v" "$desc" "$lc" "$lut" "$ff" "$cy" $((lc - base_lc))
 done
