@@ -42,6 +42,9 @@ AREA='scratchpad -set abc9.script +&scorr;&sweep;&dc2;&dch,-f;&if,-a,-K,4;&mfs;'
 cells() { awk -v pat="$2" 'NF == 2 && $1 ~ pat { s += $2 } NF == 2 && $2 ~ pat { s += $1 }
                            END { print s + 0 }' "$1"; }
 base_lc=""
+for v in "$@"; do   # every name first, before any synthesis
+  [[ " ${all[*]} " == *" $v "* ]] || { echo "synth_variants: unknown variant '$v' (one of: ${all[*]})"; exit 1; }
+done
 printf '%-12s %-52s %6s %6s %6s %6s %7s\n' variant "synthesis (synth_ice40 ...)" LC LUT4 FF carry "LC +/-"
 for v in "$@"; do
   flags=$SYNTH; abc9=1; pre=""; note=""; rtl=rtl
@@ -57,11 +60,8 @@ for v in "$@"; do
     nocarry) flags="$SYNTH -nocarry" ;;
     limits)  pre='chparam -set MSG_WORDS 4 -set STATE_WORDS 4 -set MAX_SENDS 4 -set MAX_CREATES 2 am_actor_unit;'
              note=" (unit: 4/4/4/2)" ;;
-    cut-*)   [[ " ${cuts[*]} " == *" $v "* ]] \
-               || { echo "synth_variants: unknown variant '$v' (one of: ${all[*]})"; exit 1; }
-             rtl=$d/rtl; python3 "$CUT" "$v" rtl "$rtl" || exit 1
+    cut-*)   rtl=$d/rtl; python3 "$CUT" "$v" rtl "$rtl" || exit 1
              note=" (RTL: $v)" ;;
-    *) echo "synth_variants: unknown variant '$v' (one of: ${all[*]})"; exit 1 ;;
   esac
   $MAKE_CMD --no-print-directory BOARD="$BOARD" FPGA_BUILD="$d" FPGA_RTL="$rtl" "${BOARD}_SYNTH=$flags" \
     FPGA_ABC9=$abc9 "FPGA_PRE_SYNTH=$pre" "$d/$BOARD/synth.json" > "$d.make.log" 2>&1 \
