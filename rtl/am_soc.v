@@ -19,7 +19,7 @@
 //   anything else, and RAM addresses past its end: bus error -- the access
 //   completes (reads return 0, writes are ignored) and the core is restarted.
 // Traps without interrupts: PicoRV32 runs with ENABLE_IRQ=0 (its IRQ logic
-// is ~270 iCE40 LCs) and stops (its trap output) on an illegal instruction,
+// is ~240 iCE40 LCs) and stops (its trap output) on an illegal instruction,
 // ebreak, ecall, or a misaligned access or jump target. The SoC then
 // restarts it: holds its reset for one cycle -- the RAM, the unit and the
 // UART keep their state -- and records why in RESTART: 0 power-on, 1 the
