@@ -13,14 +13,15 @@
 #   make fpga-blocks BOARD=...    LUTs / FFs / carries per block (synthesis, -noflatten)
 #   make fpga-seeds BOARD=...     Fmax over FPGA_SEEDS (default 1 2 3): P&R only, no bitstream,
 #                                 FPGA_SEED_JOBS (default: the cores) at a time
-#   make fpga-cpu-variants        LUT4 / FF / carry of PicoRV32 variants (iCE40, core alone)
+#   make fpga-cpu-variants        LUT4 / FF / carry / LC of PicoRV32 variants (iCE40, core alone)
 #   make fpga-synth-variants BOARD=...  LCs of the whole board under other synthesis
-#                                 options (iCE40; FPGA_VARIANTS="board area ..." picks)
+#                                 options and without one feature at a time (cut-*)
+#                                 (iCE40; FPGA_VARIANTS="board area cut-gc ..." picks)
 #   make board-sim BOARD=...      the board top's RTL with its firmware in Icarus;
 #                                 console == the host runtime's (ULX3S_SIZE too)
 #   make fpga-test                iCEBreaker, ULX3S and HX8K builds (fit, timing, firmware-
-#                                 only rebuild) + postsynth + board-sim of ULX3S, HX8K, 12F;
-#                                 prints "fpga: N passed, N failed"
+#                                 only rebuild) + postsynth + board-sim of ULX3S, HX8K, 12F
+#                                 + every cut-* still applies; prints "fpga: N passed, N failed"
 #
 # Knobs: FPGA_DEMO (the demo the board runs, default counter-serialized),
 # FPGA_SEED (nextpnr seed, default 1), <board>_MHZ (board clock),
@@ -283,9 +284,10 @@ $(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(B
 fpga-cpu-variants: deps
 	@tests/fpga/cpu_variants.sh $(PICORV32_V) $(FPGA_BUILD)/cpu-variants
 
-# What synthesis options cost an iCE40 board in LCs: the board's synthesis
-# once per variant (tests/fpga/synth_variants.sh lists them; FPGA_VARIANTS
-# picks some), each packed with nextpnr-ice40 --pack-only.
+# What synthesis options, and each feature (cut-*: tests/fpga/rtl_cut.py),
+# cost an iCE40 board in LCs: the board's synthesis once per variant
+# (tests/fpga/synth_variants.sh lists them; FPGA_VARIANTS picks some), each
+# packed with nextpnr-ice40 --pack-only.
 FPGA_VARIANTS ?=
 fpga-synth-variants: deps
 	@$(fpga_board_known)
@@ -514,8 +516,9 @@ fpga_test_fw = f=$(FPGA_BUILD)/$(1)/$(1).$(3); log=$(FPGA_BUILD)/test-$(1)-fw.lo
 	  cp $$f.first $$f; fi
 # iCEBreaker (then its post-synthesis simulation) in parallel with ULX3S (then
 # the board simulations and the HX8K): every board's build (fit, timing at
-# its clock), firmware-only rebuild and simulated console; one PASS/FAIL line
-# per check, then "fpga: N passed, N failed". Fixed seeds.
+# its clock), firmware-only rebuild and simulated console; then that every
+# fpga-synth-variants cut still applies to the RTL. One PASS/FAIL line per
+# check, then "fpga: N passed, N failed". Fixed seeds.
 fpga-test: deps
 	@mkdir -p $(FPGA_BUILD)
 	@$(FPGA_MAKE) --no-print-directory $(FPGA_AM_RUN) $(PS)/cells_sim.v > $(FPGA_BUILD)/test-prep.log 2>&1 \

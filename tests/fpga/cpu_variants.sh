@@ -24,7 +24,6 @@ variants=(
   "shift|four-bit shifts (TWO_STAGE_SHIFT=1)|-set TWO_STAGE_SHIFT 1"
   "nomisalign|no misaligned trap (CATCH_MISALIGN=0)|-set CATCH_MISALIGN 0"
 )
-count() { awk -v pat="$2" '$1 ~ pat { s += $2 } END { print s + 0 }' "$1"; }
 base_lut=""; base_lc=""
 printf '%-44s %6s %6s %6s %6s %8s %6s\n' "PicoRV32 variant (iCE40)" LUT4 FF carry LC "LUT4 +/-" "LC +/-"
 for v in "${variants[@]}"; do
@@ -32,13 +31,10 @@ for v in "${variants[@]}"; do
   yosys -q -p "read_verilog $V; chparam $SOC $extra picorv32; synth_ice40 -abc9 -top picorv32; \
                 write_json $OUT/$name.json; tee -q -o $OUT/$name.stat stat" > "$OUT/$name.log" 2>&1 \
     || { echo "cpu_variants: yosys failed for $name (see $OUT/$name.log)"; exit 1; }
-  lut=$(count "$OUT/$name.stat" '^SB_LUT4$'); ff=$(count "$OUT/$name.stat" '^SB_DFF')
-  cy=$(count "$OUT/$name.stat" '^SB_CARRY$')
-  [ "$lut" -gt 0 ] || { echo "cpu_variants: no LUTs in $OUT/$name.stat"; exit 1; }
   nextpnr-ice40 --up5k --package sg48 --json "$OUT/$name.json" --pack-only -q -l "$OUT/$name.pack.log" \
     > /dev/null 2>&1 || { echo "cpu_variants: nextpnr-ice40 --pack-only failed for $name (see $OUT/$name.pack.log)"; exit 1; }
-  lc=$(awk '/ICESTORM_LC:/ { sub("/", "", $3); print $3; exit }' "$OUT/$name.pack.log")
-  [ -n "$lc" ] && [ "$lc" -gt 0 ] || { echo "cpu_variants: no LC count in $OUT/$name.pack.log"; exit 1; }
+  read -r lc lut ff cy < <(python3 "$(dirname "$0")/fpga_cells.py" "$OUT/$name.stat" "$OUT/$name.pack.log") \
+    && [ -n "$cy" ] || { echo "cpu_variants: no cell counts for $name"; exit 1; }
   [ -n "$base_lut" ] || { base_lut=$lut; base_lc=$lc; }
   printf '%-44s %6d %6d %6d %6d %+8d %+6d\n' "$what" "$lut" "$ff" "$cy" "$lc" $((lut - base_lut)) $((lc - base_lc))
 done

@@ -38,9 +38,6 @@ all=(board nodff abc area delay30 abc2 nodffe nocarry limits "${cuts[@]}")
 [ "$1" = board ] || set -- board "$@"   # the differences are to the board's flags
 
 AREA='scratchpad -set abc9.script +&scorr;&sweep;&dc2;&dch,-f;&if,-a,-K,4;&mfs;'
-# cells of a kind in a yosys `stat`: "SB_LUT4 3098" (yosys 0.23) or "3098 SB_LUT4" (newer)
-cells() { awk -v pat="$2" 'NF == 2 && $1 ~ pat { s += $2 } NF == 2 && $2 ~ pat { s += $1 }
-                           END { print s + 0 }' "$1"; }
 base_lc=""
 for v in "$@"; do   # every name first, before any synthesis
   [[ " ${all[*]} " == *" $v "* ]] || { echo "synth_variants: unknown variant '$v' (one of: ${all[*]})"; exit 1; }
@@ -76,11 +73,8 @@ for v in "$@"; do
   # shellcheck disable=SC2086  # DEV is a list of flags
   nextpnr-ice40 $DEV --json "$d/$BOARD/synth.json" --pcf "$PINS" --pack-only -q -l "$d/pack.log" \
     > /dev/null 2>&1 || { echo "synth_variants: nextpnr-ice40 --pack-only failed for $v (see $d/pack.log)"; exit 1; }
-  lc=$(awk '/ICESTORM_LC:/ { sub("/", "", $3); print $3; exit }' "$d/pack.log")
-  stat=$d/$BOARD/synth.stat
-  lut=$(cells "$stat" '^SB_LUT4$'); ff=$(cells "$stat" '^SB_DFF'); cy=$(cells "$stat" '^SB_CARRY$')
-  [ -n "$lc" ] && [ "$lc" -gt 0 ] && [ "$lut" -gt 0 ] \
-    || { echo "synth_variants: no LC / LUT4 count for $v ($d/pack.log, $stat)"; exit 1; }
+  read -r lc lut ff cy < <(python3 "$(dirname "$0")/fpga_cells.py" "$d/$BOARD/synth.stat" "$d/pack.log") \
+    && [ -n "$cy" ] || { echo "synth_variants: no cell counts for $v"; exit 1; }
   [ -n "$base_lc" ] || base_lc=$lc
   desc=$flags; [ "$abc9" = 1 ] && desc="$desc -abc9"; desc="$desc$note"
   printf '%-12s %-52.52s %6d %6d %6d %6d %+7d\n' "$v" "$desc" "$lc" "$lut" "$ff" "$cy" $((lc - base_lc))
