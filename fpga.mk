@@ -273,6 +273,13 @@ $(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOAR
 	@s=$$(date +%s); $(call fpga_pnr_ice40,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
 	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
 	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/pnr.secs
+# <board>/pack.json: the iCE40 netlist as nextpnr packs it into logic cells
+# (no placement; the same LC count): what each cell holds, for the report
+# (tests/fpga/fpga_lc_use.py)
+$(FPGA_BUILD)/%/pack.json: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS)
+	@nextpnr-ice40 $($*_DEV) --json $(FPGA_BUILD)/$*/synth.json --pcf $($*_PINS) --pack-only \
+	  --write $@.tmp -q -l $(FPGA_BUILD)/$*/pack.log > /dev/null 2>&1 \
+	  || { tail -20 $(FPGA_BUILD)/$*/pack.log; rm -f $@.tmp; exit 1; }; mv $@.tmp $@
 
 $(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS)
 	@echo "fpga: place and route $* (nextpnr-ecp5 $($*_DEV), seed $(FPGA_SEED), constrained at $(call fpga_pnr_mhz,$*) MHz)"
@@ -334,7 +341,8 @@ fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $
 fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $($(1)_FAMILY) \
 	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --goal-mhz $($(1)_GOAL_MHZ) \
 	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_DEMO) \
-	  --soc "$($(1)_SOC)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))"
+	  --soc "$($(1)_SOC)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
+	  $(if $(filter ice40,$($(1)_FAMILY)),--pack $(FPGA_BUILD)/$(1)/pack.json)
 
 .PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks fpga-seeds \
         fpga-cpu-variants fpga-synth-variants board-sim
@@ -350,7 +358,7 @@ fpga-blocks: deps
 ice40: deps
 	@$(fpga_board_known)
 	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
-	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.asc $(call fpga_fw,$(BOARD))
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.asc $(BD)/pack.json $(call fpga_fw,$(BOARD))
 	@$(call fpga_ice40_bits,$(BOARD))
 	@$(call fpga_report,$(BOARD))
 

@@ -2,10 +2,13 @@
 """fpga_report.py — the report of one FPGA build (fpga.mk), and its verdict.
 
 Reads DIR/synth.stat (yosys `stat`), DIR/pnr.json (nextpnr --report: utilization,
-fmax, critical paths), DIR/synth.secs and DIR/pnr.secs; writes DIR/report.md and
-prints a short summary. Exit status 1 when the achieved Fmax is below the board
-clock (timing not met) or a resource is over-used; the issue's goals (LC share,
-MHz) are reported as met / NOT met but do not fail the build.
+fmax, critical paths), DIR/synth.secs and DIR/pnr.secs, and for an iCE40 board
+the packed netlist (--pack: what each logic cell holds, fpga_lc_use.py); writes
+DIR/report.md and prints a short summary. Exit status 1 when the achieved Fmax
+is below the board clock (timing not met), a resource is over-used, or the
+packed netlist's cells do not add up to the placed design's LC count; the
+issue's goals (LC share, MHz) are reported as met / NOT met but do not fail
+the build.
 """
 import argparse
 import json
@@ -13,6 +16,7 @@ import sys
 from pathlib import Path
 
 from fpga_blocks import stat_cells
+from fpga_lc_use import lc_use, summary_lines
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--board", required=True)
@@ -25,6 +29,7 @@ ap.add_argument("--seed", required=True)
 ap.add_argument("--demo", required=True)
 ap.add_argument("--soc", default="")
 ap.add_argument("--command", required=True)
+ap.add_argument("--pack", help="iCE40: nextpnr-ice40 --pack-only --write output")
 a = ap.parse_args()
 d = Path(a.dir)
 
@@ -100,7 +105,14 @@ out = [f"# FPGA build: {a.board}", "",
        "| resource | used | available | % |", "|---|---|---|---|"]
 for name, u, av in rows:
     out.append(f"| {name} | {u:,} | {av:,} | {100.0 * u / av:.0f}% |")
-out += ["", f"Synthesis (yosys `stat`): {luts:,} LUT4, {ffs:,} flip-flops, {carry:,} carry cells.", "",
+use_ok = True
+use_lines = []
+if a.pack:
+    use = lc_use(json.loads(Path(a.pack).read_text()))
+    use_ok = sum(use["classes"].values()) == use["lcs"] == lc["used"]
+    use_lines = ["", *summary_lines(use)]
+out += ["", f"Synthesis (yosys `stat`): {luts:,} LUT4, {ffs:,} flip-flops, {carry:,} carry cells.",
+        *use_lines, "",
         f"| clock | MHz |", "|---|---|",
         f"| board clock (constraint) | {a.clock_mhz:g} |",
         f"| achieved Fmax | {fmax:.2f} |",
@@ -124,4 +136,7 @@ if over:
     print(f"fpga {a.board}: FAIL over-used: {', '.join(over)}")
 if not timing_ok:
     print(f"fpga {a.board}: FAIL timing: {fmax:.2f} MHz < {a.clock_mhz:g} MHz")
-sys.exit(0 if timing_ok and not over else 1)
+if not use_ok:
+    print(f"fpga {a.board}: FAIL the packed netlist's {use['lcs']} cells ("
+          f"{sum(use['classes'].values())} classified) are not the placed design's {lc['used']} LCs")
+sys.exit(0 if timing_ok and not over and use_ok else 1)
