@@ -6,7 +6,8 @@ fmax, critical paths), DIR/synth.secs and DIR/pnr.secs, and for an iCE40 board
 the packed netlist (--pack: what each logic cell holds, fpga_lc_use.py); writes
 DIR/report.md and prints a short summary. Exit status 1 when the achieved Fmax
 is below the board clock (timing not met), a resource is over-used, or the
-packed netlist's cells do not add up to the placed design's LC count; the
+packed netlist does not add up (its cells to the placed design's LC count,
+its cells with a flip-flop to the synthesized flip-flops); the
 issue's goals (LC share, MHz) are reported as met / NOT met but do not fail
 the build.
 """
@@ -109,7 +110,9 @@ use_ok = True
 use_lines = []
 if a.pack:
     use = lc_use(json.loads(Path(a.pack).read_text()))
-    use_ok = sum(use["classes"].values()) == use["lcs"] == lc["used"]
+    # every cell in one class, and every flip-flop synthesis made in a cell
+    use_ok = (sum(use["classes"].values()) == use["lcs"] == lc["used"] and
+              use["classes"]["logic + flip-flop"] + use["classes"]["flip-flop only"] == ffs)
     use_lines = ["", *summary_lines(use)]
 out += ["", f"Synthesis (yosys `stat`): {luts:,} LUT4, {ffs:,} flip-flops, {carry:,} carry cells.",
         *use_lines, "",
@@ -137,6 +140,8 @@ if over:
 if not timing_ok:
     print(f"fpga {a.board}: FAIL timing: {fmax:.2f} MHz < {a.clock_mhz:g} MHz")
 if not use_ok:
-    print(f"fpga {a.board}: FAIL the packed netlist's {use['lcs']} cells ("
-          f"{sum(use['classes'].values())} classified) are not the placed design's {lc['used']} LCs")
+    print(f"fpga {a.board}: FAIL the packed netlist does not add up: {use['lcs']} cells, "
+          f"{sum(use['classes'].values())} classified, {lc['used']} placed; "
+          f"{use['classes']['logic + flip-flop'] + use['classes']['flip-flop only']} cells "
+          f"with a flip-flop, {ffs} flip-flops synthesized")
 sys.exit(0 if timing_ok and not over and use_ok else 1)
