@@ -300,8 +300,8 @@ fpga-synth-variants: deps
 	@$(fpga_board_known)
 	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: fpga-synth-variants counts iCE40 LCs; BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
 	@mkdir -p $(BD)/variants
-	@MAKE_CMD="$(FPGA_MAKE)" tests/fpga/synth_variants.sh $(BOARD) $(BD)/variants "$(call B,DEV)" $(call B,PINS) \
-	  "$(call B,SYNTH)" $(FPGA_VARIANTS)
+	@MAKE_CMD="$(FPGA_MAKE)" tests/fpga/synth_variants.sh $(BOARD) $(BD)/variants "$(call B,SYNTH)" \
+	  $(FPGA_VARIANTS)
 
 # The Fmax spread over seeds: place and route the board's synthesis once per
 # seed in FPGA_SEEDS (no bitstream), one line per seed, then min / max.

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# tests/fpga/synth_variants.sh BOARD OUT_DIR "DEV FLAGS" PINS "SYNTH FLAGS" [VARIANT...]
+# tests/fpga/synth_variants.sh BOARD OUT_DIR "SYNTH FLAGS" [VARIANT...]
 #   -- what the synthesis options cost an iCE40 board, in logic cells.
 #
 # Synthesizes the whole board (the same yosys script as `make ice40`, through
 # the same make rules, into OUT_DIR/<variant>/) once per variant, packs each
-# netlist with nextpnr-ice40 --pack-only, and prints LCs (the figure the
+# netlist with nextpnr-ice40 --pack-only (the make rule of the report's
+# pack.json), and prints LCs (the figure the
 # report and the UP5K's size goal use), LUT4, FF and carry cells, and the LC
 # difference to the board's own flags (make fpga-synth-variants; the
 # variants docs/fpga.md lists as tried). abc9's mapping moves by a few tens
@@ -27,9 +28,9 @@
 #            costs, an upper bound (the cut copy is not a working design)
 # MAKE_CMD (environment) is the make to run the board's rules with.
 set -euo pipefail
-BOARD=${1:?usage: synth_variants.sh BOARD OUT_DIR DEV PINS SYNTH [VARIANT...]}
-OUT=${2:?usage}; DEV=${3:?usage}; PINS=${4:?usage}; SYNTH=${5-}
-shift 5
+BOARD=${1:?usage: synth_variants.sh BOARD OUT_DIR SYNTH [VARIANT...]}
+OUT=${2:?usage}; SYNTH=${3-}
+shift 3
 MAKE_CMD=${MAKE_CMD:-make}
 CUT=$(dirname "$0")/rtl_cut.py
 mapfile -t cuts < <(python3 "$CUT" --list | awk '{ print $1 }')
@@ -61,8 +62,8 @@ for v in "$@"; do
              note=" (RTL: $v)" ;;
   esac
   $MAKE_CMD --no-print-directory BOARD="$BOARD" FPGA_BUILD="$d" FPGA_RTL="$rtl" "${BOARD}_SYNTH=$flags" \
-    FPGA_ABC9=$abc9 "FPGA_PRE_SYNTH=$pre" "$d/$BOARD/synth.json" > "$d.make.log" 2>&1 \
-    || { echo "synth_variants: synthesis failed for $v (see $d.make.log)"; tail -5 "$d.make.log"; exit 1; }
+    FPGA_ABC9=$abc9 "FPGA_PRE_SYNTH=$pre" "$d/$BOARD/synth.json" "$d/$BOARD/pack.json" > "$d.make.log" 2>&1 \
+    || { echo "synth_variants: synthesis or packing failed for $v (see $d.make.log)"; tail -5 "$d.make.log"; exit 1; }
   # the abc9 script really ran as asked (a scratchpad key yosys ignored would
   # measure the board twice; yosys 0.23 logs the script, newer ones do not)
   want=""
@@ -70,10 +71,7 @@ for v in "$@"; do
   if [ -n "$want" ] && ! grep -q "ABC: + $want" "$d/$BOARD/synth.log"; then
     echo "synth_variants: abc9 did not run '$want' (see $d/$BOARD/synth.log)"; exit 1
   fi
-  # shellcheck disable=SC2086  # DEV is a list of flags
-  nextpnr-ice40 $DEV --json "$d/$BOARD/synth.json" --pcf "$PINS" --pack-only -q -l "$d/pack.log" \
-    > /dev/null 2>&1 || { echo "synth_variants: nextpnr-ice40 --pack-only failed for $v (see $d/pack.log)"; exit 1; }
-  read -r lc lut ff cy < <(python3 "$(dirname "$0")/fpga_cells.py" "$d/$BOARD/synth.stat" "$d/pack.log") \
+  read -r lc lut ff cy < <(python3 "$(dirname "$0")/fpga_cells.py" "$d/$BOARD/synth.stat" "$d/$BOARD/pack.log") \
     && [ -n "$cy" ] || { echo "synth_variants: no cell counts for $v"; exit 1; }
   [ -n "$base_lc" ] || base_lc=$lc
   desc=$flags; [ "$abc9" = 1 ] && desc="$desc -abc9"; desc="$desc$note"
