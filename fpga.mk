@@ -72,7 +72,8 @@ FPGA_SYN_RTL := $(call fpga_soc_rtl,$(FPGA_RTL))
 # <board>_FAMILY ice40|ecp5, _TOP, _DEV (P&R device flags), _PINS, _MHZ (board
 # clock; iCE40: icepll picks the nearest it can make), _GOAL_MHZ / _GOAL_LC
 # (the issue's targets, reported, not enforced), SoC parameters, RAM layout,
-# _FW = subset (one-demo firmware, built here) | full (build/fw/fw.hex).
+# _FW = subset (one-demo firmware, built here) | full (build/fw/fw.hex), _RTL
+# (extra board-only sources, relative to rtl/).
 
 icebreaker_FAMILY     := ice40
 icebreaker_TOP        := am_icebreaker
@@ -89,7 +90,10 @@ icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0 
 icebreaker_ARCH       := rv32i
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 2048
-icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM
+# AM_DSP_REGS: six of the actor unit's registers and counters in the UP5K's
+# DSP blocks, from the board-only rtl/boards/am_dsp_ice40.v (docs/fpga.md)
+icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM -DAM_DSP_REGS
+icebreaker_RTL        := boards/am_dsp_ice40.v
 icebreaker_FW         := subset
 icebreaker_PROG       := iceprog
 
@@ -229,9 +233,12 @@ $(FPGA_BUILD)/%/ram_rand.hex: $(FPGA_BUILD)/%/ram.words
 fpga_chparams = $(foreach p,$($(1)_SOC),-set $(subst =, ,$(p))) -set BOOT_BEH $$(cat $(FPGA_BUILD)/$(1)/boot.id) \
                 $$(sed -n 2p $(FPGA_BUILD)/$(1)/clock) -set FIRMWARE \"$(2)\" \
                 -set CLK_HZ $(call fpga_clk_hz,$(1))
-fpga_ice40_ram = $(if $(filter ice40,$($(1)_FAMILY)),$(2)/boards/am_ram_ice40.v,$(2)/am_ram.v)
+# the board's own sources: its RAM (iCE40: block RAM + SPRAM, else the generic
+# rtl/am_ram.v) and <board>_RTL (relative to the RTL directory)
+fpga_board_rtl = $(if $(filter ice40,$($(1)_FAMILY)),$(2)/boards/am_ram_ice40.v,$(2)/am_ram.v) \
+                 $(addprefix $(2)/,$($(1)_RTL))
 fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
-	  $(FPGA_RTL)/boards/$($(1)_TOP).v $(call fpga_ice40_ram,$(1),$(FPGA_RTL)) $(FPGA_SYN_RTL) $(PICORV32_V); \
+	  $(FPGA_RTL)/boards/$($(1)_TOP).v $(call fpga_board_rtl,$(1),$(FPGA_RTL)) $(FPGA_SYN_RTL) $(PICORV32_V); \
 	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); $(FPGA_PRE_SYNTH) \
 	  synth_$($(1)_FAMILY) $($(1)_SYNTH) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP); \
 	  select -clear; delete t:\$$scopeinfo; $(if $(3),write_json $(3);) \
@@ -254,10 +261,13 @@ $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA
 	@cp $(FPGA_BUILD)/$*/boot.id $(FPGA_BUILD)/$*/synth.boot   # the demo this netlist boots
 
 # ---- place and route ---------------------------------------------------------------
-# $(1) board, $(2) output (.asc / text config), $(3) seed, $(4) report json, $(5) log
+# $(1) board, $(2) output (.asc / text config), $(3) seed, $(4) report json, $(5) log.
+# The iCE40 boards also write the routed design's delays as SDF ($(4) with
+# .sdf): tests/fpga/fpga_sdf_sta.py finds the paths into and out of the DSP
+# blocks there (nextpnr has no delays for the DSP block itself).
 fpga_pnr_ice40 = nextpnr-ice40 $($(1)_DEV) --json $(FPGA_BUILD)/$(1)/synth.json --pcf $($(1)_PINS) \
 	  --asc $(2) --opt-timing --freq $(call fpga_pnr_mhz,$(1)) --seed $(3) --timing-allow-fail \
-	  --report $(4) -l $(5) -q > /dev/null 2>&1
+	  --report $(4) --sdf $(4:.json=.sdf) -l $(5) -q > /dev/null 2>&1
 fpga_pnr_ecp5 = $(ECP5_PNR) $($(1)_DEV) --json $(FPGA_BUILD)/$(1)/synth.json --lpf $($(1)_PINS) \
 	  --textcfg $(2) --freq $(call fpga_pnr_mhz,$(1)) --seed $(3) --timing-allow-fail \
 	  --report $(4) -l $(5) -q > /dev/null 2>&1
@@ -341,8 +351,8 @@ fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $
 fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $($(1)_FAMILY) \
 	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --goal-mhz $($(1)_GOAL_MHZ) \
 	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_DEMO) \
-	  --soc "$($(1)_SOC)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
-	  $(if $(filter ice40,$($(1)_FAMILY)),--pack $(FPGA_BUILD)/$(1)/pack.json)
+	  --soc "$($(1)_SOC)" --defines "$($(1)_DEFINES)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
+	  $(if $(filter ice40,$($(1)_FAMILY)),--pack $(FPGA_BUILD)/$(1)/pack.json --sdf $(FPGA_BUILD)/$(1)/pnr.sdf)
 
 .PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks fpga-seeds \
         fpga-cpu-variants fpga-synth-variants board-sim
@@ -428,7 +438,7 @@ fpga_tb_iverilog = iverilog -g2012 -o $(2) -s tb_board -DBOARD_$(shell echo $(1)
 	  -Ptb_board.BOOT_BEH=$$(cat $(FPGA_BUILD)/$(1)/boot.id) -Ptb_board.FIRMWARE=\"$(3)\" \
 	  $(foreach p,$($(1)_SOC),-Ptb_board.$(p)) tests/fpga/tb_board.v tests/fpga/sim_pll.v \
 	  $(if $(filter ice40,$($(1)_FAMILY)),$(PS)/cells_sim.v) rtl/boards/$($(1)_TOP).v \
-	  $(call fpga_ice40_ram,$(1),rtl) $(FPGA_SOC_RTL) $(PICORV32_V)
+	  $(call fpga_board_rtl,$(1),rtl) $(FPGA_SOC_RTL) $(PICORV32_V)
 
 # cells_sim.v without the PLL blackboxes (tests/fpga/sim_pll.v models them)
 $(PS)/cells_sim.v:
@@ -453,7 +463,7 @@ $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
 	$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(PS_BOARD)) $(FPGA_DEMO) > $@
 
 $(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v \
-               rtl/boards/am_icebreaker.v rtl/boards/am_ram_ice40.v $(FPGA_SOC_RTL)
+               rtl/boards/am_icebreaker.v rtl/boards/am_ram_ice40.v rtl/boards/am_dsp_ice40.v $(FPGA_SOC_RTL)
 	$(call fpga_tb_iverilog,$(PS_BOARD),$@,$(PS)/fw.hex) 2>&1 | grep -v "warning: \|: \.\.\. " || true
 	@test -f $@
 

@@ -20,6 +20,10 @@
 //   resolving a reference or allocation check — always a bounded number of
 //   cycles) every access waits with mem_ready_o low.
 // * TRACE=1 adds the trace port (simulation); TRACE=0 ties it to zero.
+// * With the macro AM_DSP_REGS (the iCEBreaker build), six registers and
+//   counters live in iCE40 UP5K DSP blocks instead of flip-flops
+//   (rtl/boards/am_dsp_ice40.v; "registers in DSP blocks" at the end of this
+//   file), with the same behavior, cycle for cycle.
 `default_nettype none
 
 module am_actor_unit #(
@@ -144,7 +148,11 @@ module am_actor_unit #(
   reg                 rmask_q;        // word index below length
   // second cycle of a checked operation
   reg [2:0]           p_op_q;
+`ifdef AM_DSP_REGS
+  wire [15:0]         p_gen_q;        // registers in DSP blocks (the end of this file)
+`else
   reg [15:0]          p_gen_q;
+`endif
   reg [SLOT_W-1:0]    p_slot_q;
   reg                 p_inrange_q, p_fresh_q;
   reg                 p_ok_q;         // INJECT / FREE: the reference passed its check
@@ -173,7 +181,12 @@ module am_actor_unit #(
   // compare on the bus path, and no comparator at all. A WATCHDOG write
   // applies from the next transaction on (the firmware writes WATCHDOG only
   // outside transactions).
+`ifdef AM_DSP_REGS
+  reg  [WD_W-1:0] wd_budget_q;
+  wire [WD_W-1:0] wd_rem_q;
+`else
   reg  [WD_W-1:0] wd_budget_q, wd_rem_q;
+`endif
   reg         wd_hold_q;
   reg         wd_over_q;
   wire        wd_fire = d_open && !wd_hold_q && wd_over_q;
@@ -305,7 +318,9 @@ module am_actor_unit #(
   end
   always @(posedge clk_i) begin
     if (wr_acc) begin
+`ifndef AM_DSP_REGS
       p_gen_q     <= mem_wdata_i[31:16];
+`endif
       p_slot_q    <= (create_go || spawn_go) ? peek_slot : w_slot;
       p_inrange_q <= w_inrange;
       p_fresh_q   <= peek_fresh;
@@ -413,7 +428,11 @@ module am_actor_unit #(
   wire [QUEUE_AW-1:0] g_qoff;
   wire [MIW-1:0]      g_qidx;
   reg  [SLOT_W:0]     gc_low_q, gc_live_max_q;
+`ifdef AM_DSP_REGS
+  wire [15:0]         gc_period_q, gc_left_q;
+`else
   reg  [15:0]         gc_period_q, gc_left_q;
+`endif
   reg  [31:0]         gc_runs_q, gc_recl_q, gc_cycles_q, gc_pause_q, gc_pause_max_q;
   // (both "few free" compares run from registers, in parallel with the
   // sequencer's state; the state only picks one -- off the iCE40's
@@ -440,8 +459,10 @@ module am_actor_unit #(
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       gc_low_q       <= MAX_CREATES[SLOT_W:0];
+`ifndef AM_DSP_REGS
       gc_period_q    <= 16'd1024;
       gc_left_q      <= 16'd1024;
+`endif
       gc_runs_q      <= 32'd0;
       gc_recl_q      <= 32'd0;
       gc_cycles_q    <= 32'd0;
@@ -450,12 +471,14 @@ module am_actor_unit #(
       gc_live_max_q  <= {(SLOT_W+1){1'b0}};
     end else begin
       if (w_gc_low)    gc_low_q <= mem_wdata_i[SLOT_W:0];
+`ifndef AM_DSP_REGS
       if (d_snap && gc_left_q != 16'd0) gc_left_q <= gc_left_q - 1'b1;   // FETCH, REDIR
       if (g_done) gc_left_q <= gc_period_q;
       if (w_gc_period) begin
         gc_period_q <= mem_wdata_i[15:0];
         gc_left_q   <= mem_wdata_i[15:0];
       end
+`endif
       if (STATS != 0) begin
         if (d_gc) begin
           gc_cycles_q <= gc_cycles_q + 1'b1;
@@ -474,7 +497,9 @@ module am_actor_unit #(
 
   // ---------------------------------------------------------------- watchdog
   reg             wd_on_q;      // wd_budget_q != 0
+`ifndef AM_DSP_REGS
   wire [WD_W-1:0] wd_rem_d  = d_open ? wd_rem_q - 1'b1 : wd_budget_q;
+`endif
   wire            wd_over_d = d_open && wd_on_q && (wd_rem_q[WD_W-1:1] == 0);
   // the budget written, saturated to WD_W bits
   wire [WD_W-1:0] wd_wval;
@@ -533,11 +558,15 @@ module am_actor_unit #(
     if (!rst_ni) begin
       wd_budget_q <= {WD_W{1'b0}};
       wd_on_q     <= 1'b0;
+`ifndef AM_DSP_REGS
       wd_rem_q    <= {WD_W{1'b0}};
+`endif
       wd_hold_q   <= 1'b0;
       wd_over_q   <= 1'b0;
     end else begin
+`ifndef AM_DSP_REGS
       wd_rem_q  <= wd_rem_d;
+`endif
       wd_over_q <= wd_over_d;
       if (wd_fire) wd_hold_q <= 1'b1;
       if (w_wdog) begin
@@ -561,8 +590,14 @@ module am_actor_unit #(
   // transaction's first fault when that is FAIL, never during a fault
   // delivery (whose own faults are not delivered), so it still holds the
   // failed event's code while its delivery runs.
+`ifdef AM_DSP_REGS
+  reg  [31:0] fh_q;
+  wire [31:0] abort_code_q;
+  wire [16+SLOT_W-1:0] sh_val_q;
+`else
   reg  [31:0] fh_q, abort_code_q;
   reg  [16+SLOT_W-1:0] sh_val_q;
+`endif
   reg         fh_nz_q;      // fh_q != 0, kept with it (off the dispatcher's paths)
   reg         sh_pend_q;
   reg  [3:0]  f_cause_q;
@@ -573,8 +608,10 @@ module am_actor_unit #(
       fh_q         <= 32'h0001_0000;
       fh_nz_q      <= 1'b1;
       sh_pend_q    <= 1'b0;
+`ifndef AM_DSP_REGS
       sh_val_q     <= {(16+SLOT_W){1'b0}};
       abort_code_q <= 32'd0;
+`endif
     end else begin
       if (w_fh) begin
         fh_q    <= mem_wdata_i;
@@ -582,9 +619,13 @@ module am_actor_unit #(
       end
       if (set_fh_go) begin
         sh_pend_q <= 1'b1;
+`ifndef AM_DSP_REGS
         sh_val_q  <= {mem_wdata_i[31:16], mem_wdata_i[SLOT_W-1:0]};
+`endif
       end
+`ifndef AM_DSP_REGS
       if (w_abort_code && !d_fault) abort_code_q <= mem_wdata_i;
+`endif
       if (d_end) begin
         if (d_commit && sh_pend_q) begin
           fh_q    <= {sh_val_q[16+SLOT_W-1:SLOT_W], {(16-SLOT_W){1'b0}}, sh_val_q[SLOT_W-1:0]};
@@ -704,6 +745,43 @@ module am_actor_unit #(
   end
   assign mem_rdata_o = (rsel_q == 2'd1) ? (rmask_q ? q_rdata : 32'd0) :
                        (rsel_q == 2'd2) ? (rmask_q ? st_rdata : 32'd0) : rdata_q;
+
+  // ---------------------------------------------------------------- registers in DSP blocks
+  // With AM_DSP_REGS (the iCEBreaker): the FAIL code, the staged
+  // SET_HANDLER, the checked reference's generation and GC_PERIOD are held
+  // by three am_dsp_reg2x16, the collector's period count and the
+  // watchdog's count by two am_dsp_down (rtl/boards/am_dsp_ice40.v), each
+  // loaded with the same enable, data and reset as the flip-flops it
+  // replaces. (A register loaded from the bus takes an iCE40 logic cell per
+  // bit, its input being shared; a counter a cell per bit plus its logic.)
+  // Two differences inside a reset, none after one of two cycles or more
+  // (the boards' lasts 64 cycles): the DSP registers reset asynchronously
+  // (rst_ni is a register: the first edge that sees it low resets them, as
+  // a synchronous reset would), and the counters load in reset instead of
+  // resetting -- the period count 1024; the watchdog count the budget, reset
+  // to 0, as in every cycle no transaction is open (the dispatcher resets to
+  // idle).
+`ifdef AM_DSP_REGS
+  wire        code_we = w_abort_code && !d_fault;
+  wire [15:0] sh_val_lo;
+  am_dsp_reg2x16 u_code (.clk_i(clk_i), .rst_ni(rst_ni),
+    .hi_en_i(code_we), .hi_d_i(mem_wdata_i[31:16]), .hi_q_o(abort_code_q[31:16]),
+    .lo_en_i(code_we), .lo_d_i(mem_wdata_i[15:0]),  .lo_q_o(abort_code_q[15:0]));
+  am_dsp_reg2x16 u_sh_val (.clk_i(clk_i), .rst_ni(rst_ni),
+    .hi_en_i(set_fh_go), .hi_d_i(mem_wdata_i[31:16]), .hi_q_o(sh_val_q[16+SLOT_W-1:SLOT_W]),
+    .lo_en_i(set_fh_go), .lo_d_i({{(16-SLOT_W){1'b0}}, mem_wdata_i[SLOT_W-1:0]}), .lo_q_o(sh_val_lo));
+  assign sh_val_q[SLOT_W-1:0] = sh_val_lo[SLOT_W-1:0];
+  am_dsp_reg2x16 #(.LO_RESET(16'd1024)) u_gen_period (.clk_i(clk_i), .rst_ni(rst_ni),
+    .hi_en_i(wr_acc),      .hi_d_i(mem_wdata_i[31:16]), .hi_q_o(p_gen_q),
+    .lo_en_i(w_gc_period), .lo_d_i(mem_wdata_i[15:0]),  .lo_q_o(gc_period_q));
+  am_dsp_down #(.W(16)) u_gc_left (.clk_i(clk_i),
+    .load_i(!rst_ni || g_done || w_gc_period), .dec_i(d_snap && (gc_left_q != 16'd0)),
+    .d_i(!rst_ni ? 16'd1024 : w_gc_period ? mem_wdata_i[15:0] : gc_period_q), .q_o(gc_left_q));
+  am_dsp_down #(.W(WD_W)) u_wd_rem (.clk_i(clk_i),
+    .load_i(!d_open), .dec_i(d_open), .d_i(wd_budget_q), .q_o(wd_rem_q));
+  // (the count's bit 0 only feeds the flip-flops' decrement)
+  wire unused_dsp = ^{sh_val_lo[15:SLOT_W], wd_rem_q[0]};
+`endif
 
   // ---------------------------------------------------------------- trace port
   generate

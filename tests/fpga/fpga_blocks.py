@@ -24,6 +24,8 @@ NAMES = {  # module -> what it is (docs/fpga.md)
     "am_soc": "SoC: decode, bus ready, SYS",
     "am_board_reset": "board reset",
     "am_board_soc": "board wrapper",
+    "am_dsp_reg2x16": "registers in DSP blocks",
+    "am_dsp_down": "counters in DSP blocks",
 }
 LUT = r"SB_LUT4|LUT4"
 FF = r"SB_DFF\w*|TRELLIS_FF"
@@ -58,16 +60,29 @@ def main():
     if len(sys.argv) != 3:
         sys.exit("usage: fpga_blocks.py STAT BOARD")
     text = open(sys.argv[1]).read()
-    rows = []
+    # instances of each module (yosys' "design hierarchy": name, count); a
+    # module used twice counts twice, and the variants of one module (its
+    # parameters) add up to one row
+    insts = {}
+    if "=== design hierarchy ===" in text:
+        hier = text.split("=== design hierarchy ===", 1)[1].split("Number of", 1)[0]
+        for line in hier.splitlines():
+            f = line.split()
+            if len(f) == 2 and f[1].isdigit():
+                insts[f[0]] = int(f[1])
+    by_name = {}
     for block in text.split("=== ")[1:]:
         header, body = block.split(" ===", 1)
         name = module_name(header.strip())
         if name == "design hierarchy" or "design hierarchy" in header:
             continue
+        n = insts.get(header.strip(), 1)
         body = body.split("=== ")[0]
         lut, ff, cy = count(body, LUT), count(body, FF), count(body, CARRY)
         if lut or ff or cy:
-            rows.append((lut, ff, cy, name))
+            o = by_name.get(name, (0, 0, 0))
+            by_name[name] = (o[0] + n * lut, o[1] + n * ff, o[2] + n * cy)
+    rows = [(lut, ff, cy, name) for name, (lut, ff, cy) in by_name.items()]
     if not rows:
         sys.exit(f"fpga_blocks: no cells found in {sys.argv[1]}")
     rows.sort(reverse=True)

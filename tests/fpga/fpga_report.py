@@ -3,11 +3,13 @@
 
 Reads DIR/synth.stat (yosys `stat`), DIR/pnr.json (nextpnr --report: utilization,
 fmax, critical paths), DIR/synth.secs and DIR/pnr.secs, and for an iCE40 board
-the packed netlist (--pack: what each logic cell holds, fpga_lc_use.py); writes
-DIR/report.md and prints a short summary. Exit status 1 when the achieved Fmax
-is below the board clock (timing not met), a resource is over-used, or the
-packed netlist does not add up (its cells to the placed design's LC count,
-its cells with a flip-flop to the synthesized flip-flops); the
+the packed netlist (--pack: what each logic cell holds, fpga_lc_use.py) and the
+routed design's SDF (--sdf: the paths into and out of DSP blocks,
+fpga_sdf_sta.py); writes DIR/report.md and prints a short summary. Exit
+status 1 when the achieved Fmax is below the board clock (timing not met), a
+resource is over-used, the packed netlist does not add up (its cells to the
+placed design's LC count, its cells with a flip-flop to the synthesized
+flip-flops), or the SDF analysis does not find nextpnr's critical path; the
 issue's goals (LC share, MHz) are reported as met / NOT met but do not fail
 the build.
 """
@@ -18,6 +20,7 @@ from pathlib import Path
 
 from fpga_blocks import stat_cells
 from fpga_lc_use import lc_use, summary_lines
+from fpga_sdf_sta import analyse as sdf_analyse
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--board", required=True)
@@ -29,8 +32,10 @@ ap.add_argument("--goal-lc", type=float, required=True)
 ap.add_argument("--seed", required=True)
 ap.add_argument("--demo", required=True)
 ap.add_argument("--soc", default="")
+ap.add_argument("--defines", default="", help="the board's Verilog defines (<board>_DEFINES)")
 ap.add_argument("--command", required=True)
 ap.add_argument("--pack", help="iCE40: nextpnr-ice40 --pack-only --write output")
+ap.add_argument("--sdf", help="iCE40: the routed design's SDF (nextpnr-ice40 --sdf)")
 a = ap.parse_args()
 d = Path(a.dir)
 
@@ -102,7 +107,8 @@ for k in ("ICESTORM_PLL", "EHXPLLL", "SB_IO", "TRELLIS_IO"):
 
 out = [f"# FPGA build: {a.board}", "",
        f"Command: `{a.command}` (nextpnr seed {a.seed}); demo `{a.demo}`; "
-       f"SoC parameters: {a.soc or 'the simulation defaults'}.", "",
+       f"SoC parameters: {a.soc or 'the simulation defaults'}"
+       + (f"; defines: {a.defines.strip()}" if a.defines.strip() else "") + ".", "",
        "| resource | used | available | % |", "|---|---|---|---|"]
 for name, u, av in rows:
     out.append(f"| {name} | {u:,} | {av:,} | {100.0 * u / av:.0f}% |")
@@ -125,6 +131,25 @@ out += ["", f"Synthesis (yosys `stat`): {luts:,} LUT4, {ffs:,} flip-flops, {carr
         f">= {a.goal_mhz:g} MHz: {'met' if goal_mhz_ok else 'NOT met'} ({fmax:.1f} MHz).", ""]
 if crit:
     out += [f"Critical path: {crit}.", ""]
+# the same analysis from the SDF: it must find nextpnr's critical path; with
+# DSP blocks, how much room their paths leave (fpga_sdf_sta.py)
+sta_ok = True
+if a.sdf:
+    sta = sdf_analyse(Path(a.sdf).read_text(), str(d / "pnr.json"))
+    sta_ok = sta.get("nextpnr_critical") is not None and abs(sta["all"] - sta["nextpnr_critical"]) <= 0.001
+    if sta.get("dsp_blocks"):
+        period = 1000.0 / a.goal_mhz
+        out += [f"DSP blocks: nextpnr has no delays for the DSP block itself and times its ports "
+                f"as registers with a nominal 0.1 ns clock-to-out and setup (the actor unit keeps "
+                f"registers there, rtl/boards/am_dsp_ice40.v). From the routed design's SDF "
+                f"(`tests/fpga/fpga_sdf_sta.py`, which finds the same {sta['all']:.1f} ns critical "
+                f"path): the longest path into a DSP input takes {sta['into_dsp']:.1f} ns, out of a "
+                f"DSP output {sta['out_of_dsp']:.1f} ns"
+                + (f", from one to another {sta['through_dsp']:.1f} ns" if sta.get("through_dsp") else "")
+                + f". So the DSP's own setup or clock-to-out could be {sta['room']:.1f} ns longer "
+                f"than 0.1 ns before a DSP path would be the critical one (the Fmax above too high), "
+                f"and {period - max(sta['into_dsp'], sta['out_of_dsp']):.1f} ns before one would miss "
+                f"the {a.goal_mhz:g} MHz goal.", ""]
 t1, t2 = secs("synth.secs"), secs("pnr.secs")
 if t1 is not None and t2 is not None:
     out += [f"Build time: synthesis {t1} s, place and route {t2} s.", ""]
@@ -139,9 +164,12 @@ if over:
     print(f"fpga {a.board}: FAIL over-used: {', '.join(over)}")
 if not timing_ok:
     print(f"fpga {a.board}: FAIL timing: {fmax:.2f} MHz < {a.clock_mhz:g} MHz")
+if not sta_ok:
+    print(f"fpga {a.board}: FAIL the SDF analysis (tests/fpga/fpga_sdf_sta.py) finds a "
+          f"{sta['all']:.3f} ns critical path, nextpnr {sta.get('nextpnr_critical')}")
 if not use_ok:
     print(f"fpga {a.board}: FAIL the packed netlist does not add up: {use['lcs']} cells, "
           f"{sum(use['classes'].values())} classified, {lc['used']} placed; "
           f"{use['classes']['logic + flip-flop'] + use['classes']['flip-flop only']} cells "
           f"with a flip-flop, {ffs} flip-flops synthesized")
-sys.exit(0 if timing_ok and not over and use_ok else 1)
+sys.exit(0 if timing_ok and not over and use_ok and sta_ok else 1)

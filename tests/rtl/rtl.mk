@@ -3,7 +3,11 @@
 # also usable alone: make -f tests/rtl/rtl.mk rtl-test
 #
 #   rtl-test    build and run every unit bench; one PASS/FAIL line per bench,
-#               then "rtl: N passed, N failed"; fails if any bench failed
+#               then "rtl: N passed, N failed"; fails if any bench failed.
+#               The actor unit's bench runs twice: with its own flip-flops and
+#               as the iCEBreaker builds it (AM_DSP_REGS: registers in SB_MAC16
+#               DSP blocks, rtl/boards/am_dsp_ice40.v, on yosys' SB_MAC16
+#               model; WD_W=20)
 #   lint        verilator --lint-only -Wall on the actor unit (top am_actor_unit)
 #   synth-unit  yosys synth_ice40 of am_actor_unit alone -> build/rtl/synth_unit.log
 #
@@ -30,6 +34,11 @@ tb_am_uart_SRCS        := tests/rtl/tb_am_uart.v rtl/am_uart.v
 tb_am_uart_fixed_SRCS  := -Ptb_am_uart.DIV=11 -Ptb_am_uart.DIV_RW=0 tests/rtl/tb_am_uart.v rtl/am_uart.v
 
 RTL_UNIT_TB := $(RTL_BUILD)/unit/tb_am_actor_unit
+# the same bench on the unit as the iCEBreaker builds it: AM_DSP_REGS, WD_W=20
+RTL_DSP_TB  := $(RTL_BUILD)/unit_dsp/tb_am_actor_unit
+RTL_DSP_SRCS := rtl/boards/am_dsp_ice40.v $(RTL_BUILD)/sb_mac16.v
+# yosys' simulation model of the iCE40 DSP block (from the Debian yosys)
+ICE40_CELLS_SIM ?= $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 
 .PHONY: rtl-test lint synth-unit rtl-clean
 
@@ -44,7 +53,20 @@ $(RTL_UNIT_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS)
 	  $(RTL_UNIT_SRCS) $(abspath tests/rtl/tb_am_actor_unit.cpp) > $(RTL_BUILD)/unit/build.log 2>&1 \
 	  || { cat $(RTL_BUILD)/unit/build.log; exit 1; }
 
-rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_UNIT_TB)
+$(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM)
+	@mkdir -p $(RTL_BUILD)
+	awk '/^module SB_MAC16/ { p = 1 } p { print } p && /^endmodule/ { exit }' $< > $@.tmp
+	@grep -q '^endmodule' $@.tmp || { echo "rtl: no SB_MAC16 model in $<"; exit 1; }
+	@mv $@.tmp $@
+
+$(RTL_DSP_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS)
+	@mkdir -p $(RTL_BUILD)/unit_dsp
+	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-fatal -Wno-UNUSEDSIGNAL -GTRACE=1 -DAM_DSP_REGS -GWD_W=20 \
+	  --top-module am_actor_unit -Mdir $(RTL_BUILD)/unit_dsp -o tb_am_actor_unit \
+	  rtl/lint.vlt $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS) $(abspath tests/rtl/tb_am_actor_unit.cpp) \
+	  > $(RTL_BUILD)/unit_dsp/build.log 2>&1 || { cat $(RTL_BUILD)/unit_dsp/build.log; exit 1; }
+
+rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_UNIT_TB) $(RTL_DSP_TB)
 	@pass=0; fail=0; \
 	for b in $(RTL_IV_BENCHES); do \
 	  for s in $(RTL_SEEDS); do \
@@ -59,14 +81,20 @@ rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_U
 	     grep -q '^PASS' $(RTL_BUILD)/tb_am_actor_unit.$$s.log; then \
 	    echo "PASS tb_am_actor_unit seed=$$s"; pass=$$((pass+1)); \
 	  else echo "FAIL tb_am_actor_unit seed=$$s (see $(RTL_BUILD)/tb_am_actor_unit.$$s.log)"; tail -8 $(RTL_BUILD)/tb_am_actor_unit.$$s.log; fail=$$((fail+1)); fi; \
+	  if $(RTL_DSP_TB) +seed=$$s +txns=20000 > $(RTL_BUILD)/tb_am_actor_unit_dsp.$$s.log 2>&1 && \
+	     grep -q '^PASS' $(RTL_BUILD)/tb_am_actor_unit_dsp.$$s.log; then \
+	    echo "PASS tb_am_actor_unit AM_DSP_REGS seed=$$s"; pass=$$((pass+1)); \
+	  else echo "FAIL tb_am_actor_unit AM_DSP_REGS seed=$$s (see $(RTL_BUILD)/tb_am_actor_unit_dsp.$$s.log)"; tail -8 $(RTL_BUILD)/tb_am_actor_unit_dsp.$$s.log; fail=$$((fail+1)); fi; \
 	done; \
 	grep -h '^cycles:' $(RTL_BUILD)/tb_am_actor_unit.1.log 2>/dev/null | sed 's/^/  /'; \
 	echo "rtl: $$pass passed, $$fail failed"; \
 	test $$fail -eq 0
 
-lint:
+lint: $(RTL_BUILD)/sb_mac16.v
 	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
 	$(VERILATOR) --lint-only -Wall -GTRACE=1 rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
+	$(VERILATOR) --lint-only -Wall -DAM_DSP_REGS -GWD_W=20 rtl/lint.vlt $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS) \
+	  --top-module am_actor_unit
 	@echo "lint: clean"
 
 synth-unit:

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""fpga_sdf_sta.py SDF [REPORT_JSON] -- the paths into and out of the DSP blocks.
+
+nextpnr-ice40 times an SB_MAC16 (ICESTORM_DSP) as registers at its ports with
+a nominal 0.1 ns clock-to-out and 0.1 ns setup: its chip database has no
+delays for the DSP block itself (only for logic cells, RAM, SPRAM, global
+buffers). The iCEBreaker keeps six of the actor unit's registers and counters
+in DSP output registers (rtl/boards/am_dsp_ice40.v), so the Fmax nextpnr
+prints does not contain those two delays. This script says how much room the
+routed design leaves for them.
+
+It reads the SDF nextpnr writes for the routed design (fpga.mk: BOARD/pnr.sdf,
+`--sdf`; every cell's delays and setup times and every routed connection's
+delay, the same numbers nextpnr's own timing analysis uses) and computes the
+longest register-to-register path delay (clock-to-out + logic and routing +
+setup) three ways:
+
+  all        every path: must equal nextpnr's critical path (REPORT_JSON, its
+             --report): the check that this analysis is nextpnr's
+  into DSP   paths that end at a DSP input (its last 0.1 ns is the nominal
+             setup)
+  out of DSP paths that start at a DSP output (its first 0.1 ns is the
+             nominal clock-to-out)
+
+and prints them as JSON. room = all - max(into, out of): the DSP's own setup
+or clock-to-out can take that much more than nextpnr's 0.1 ns before a DSP
+path would be longer than the critical path, i.e. before the printed Fmax
+would be too high. (A path that starts and ends at a DSP, if any, is counted
+in both and reported as "through DSP".)
+
+Exit status 1 if the SDF has no timing paths, or the "all" figure differs
+from the report's critical path by more than 1 ps.
+"""
+import json
+import re
+import sys
+from collections import defaultdict
+
+CLOCK_PORTS = {"CLK", "RCLK", "WCLK", "CLOCK"}
+TOK = re.compile(r'\(|\)|"[^"]*"|[^\s()]+')
+
+
+def unescape(name):
+    return name.replace("\\", "")
+
+
+def split_pin(path):
+    """'cell/port' with the SDF's '/' divider; a '/' inside a name is escaped."""
+    i = len(path) - 1
+    while i >= 0:
+        if path[i] == "/" and (i == 0 or path[i - 1] != "\\"):
+            return unescape(path[:i]), path[i + 1:]
+        i -= 1
+    raise ValueError(f"no divider in pin {path!r}")
+
+
+def worst(triple):
+    # (min:typ:max) in ps -> max in ns
+    return max(float(v) for v in triple.strip("()").split(":") if v) / 1000.0
+
+
+def parse(text):
+    """(cell types, interconnects, comb arcs, clock-to-out, setups) from SDF text."""
+    types, nets, arcs, starts, setups = {}, [], [], {}, {}
+    cell = ctype = None
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("(CELLTYPE"):
+            ctype = s.split('"')[1]
+        elif s.startswith("(INSTANCE"):
+            cell = unescape(s[len("(INSTANCE"):].rstrip(")").strip())
+            types[cell] = ctype
+        elif s.startswith("(INTERCONNECT"):
+            f = s.split()
+            src, dst = split_pin(f[1]), split_pin(f[2])
+            nets.append((src, dst, worst(f[3])))
+        elif s.startswith("(IOPATH"):
+            f = s.split()
+            a, b, d = f[1], f[2], worst(f[3])
+            if a in CLOCK_PORTS:
+                starts[(cell, b)] = max(d, starts.get((cell, b), 0.0))
+            else:
+                arcs.append(((cell, a), (cell, b), d))
+        elif s.startswith("(SETUPHOLD") or s.startswith("(SETUP "):
+            m = re.match(r"\((?:SETUPHOLD|SETUP) \((?:posedge|negedge) ([^)\s]+)\) \((?:posedge|negedge) "
+                         r"([^)\s]+)\) (\([^)]*\))", s)
+            if m:
+                pin = (cell, m.group(1))
+                setups[pin] = max(worst(m.group(3)), setups.get(pin, 0.0))
+    return types, nets, arcs, starts, setups
+
+
+def longest(nets, arcs, starts, setups, start_ok, end_ok):
+    """The longest start -> endpoint delay over the pin graph (a DAG: every
+    loop passes a register), counting only starts with start_ok(pin) and
+    endpoints with end_ok(pin); None if there is no such path."""
+    succ = defaultdict(list)
+    indeg = defaultdict(int)
+    pins = set(starts) | set(setups)
+    for a, b, d in nets + arcs:
+        succ[a].append((b, d))
+        indeg[b] += 1
+        pins.add(a)
+        pins.add(b)
+    arrival = {p: (starts[p] if p in starts and start_ok(p) else None) for p in pins}
+    queue = [p for p in pins if indeg[p] == 0]
+    seen = 0
+    while queue:
+        p = queue.pop()
+        seen += 1
+        for q, d in succ[p]:
+            if arrival[p] is not None and (arrival[q] is None or arrival[p] + d > arrival[q]):
+                arrival[q] = arrival[p] + d
+            indeg[q] -= 1
+            if indeg[q] == 0:
+                queue.append(q)
+    if seen != len(pins):
+        raise ValueError(f"combinational loop: {len(pins) - seen} pins never became ready")
+    best = None
+    for p, su in setups.items():
+        if arrival.get(p) is not None and end_ok(p):
+            t = arrival[p] + su
+            if best is None or t > best:
+                best = t
+    return best
+
+
+def report_critical(path):
+    """nextpnr's own critical path delay for the 'clk' -> 'clk' path (ns)."""
+    rep = json.loads(open(path).read())
+    best = None
+    for cp in rep.get("critical_paths", []):
+        if cp.get("from", "").endswith("clk") and cp.get("to", "").endswith("clk"):
+            t = sum(step["delay"] for step in cp["path"])
+            best = t if best is None else max(best, t)
+    return best
+
+
+def analyse(sdf_text, report=None):
+    types, nets, arcs, starts, setups = parse(sdf_text)
+    is_dsp = lambda pin: types.get(pin[0]) == "ICESTORM_DSP"
+    anyp = lambda pin: True
+    res = {"dsp_blocks": sum(1 for t in types.values() if t == "ICESTORM_DSP")}
+    res["all"] = longest(nets, arcs, starts, setups, anyp, anyp)
+    if res["all"] is None:
+        raise ValueError("no register-to-register path in the SDF")
+    if res["dsp_blocks"]:
+        res["into_dsp"] = longest(nets, arcs, starts, setups, anyp, is_dsp)
+        res["out_of_dsp"] = longest(nets, arcs, starts, setups, is_dsp, anyp)
+        res["through_dsp"] = longest(nets, arcs, starts, setups, is_dsp, is_dsp)
+        dsp = [v for v in (res["into_dsp"], res["out_of_dsp"]) if v is not None]
+        res["room"] = res["all"] - max(dsp) if dsp else None
+    if report:
+        res["nextpnr_critical"] = report_critical(report)
+    return res
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print(__doc__.split("\n\n")[0], file=sys.stderr)
+        return 2
+    try:
+        res = analyse(open(argv[1]).read(), argv[2] if len(argv) == 3 else None)
+    except (OSError, ValueError) as e:
+        print(f"fpga_sdf_sta: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in res.items()}))
+    nc = res.get("nextpnr_critical")
+    if len(argv) == 3 and (nc is None or abs(nc - res["all"]) > 0.001):
+        print(f"fpga_sdf_sta: the longest path here is {res['all']:.3f} ns, nextpnr's critical path "
+              f"{nc} ns: this analysis is not nextpnr's", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
