@@ -21,7 +21,8 @@
 #                                 console == the host runtime's (ULX3S_SIZE too)
 #   make fpga-test                iCEBreaker, ULX3S and HX8K builds (fit, timing, firmware-
 #                                 only rebuild) + postsynth + board-sim of ULX3S, HX8K, 12F
-#                                 + every cut-* still applies; prints "fpga: N passed, N failed"
+#                                 + every cut-* still applies + the DSP path analysis on
+#                                 known designs; prints "fpga: N passed, N failed"
 #
 # Knobs: FPGA_DEMO (the demo the board runs, default counter-serialized),
 # FPGA_SEED (nextpnr seed, default 1), <board>_MHZ (board clock),
@@ -576,5 +577,7 @@ fpga-test: deps
 	pass=$$((pass+p)); fail=$$((fail+f)); \
 	if cut=$$(.venv/bin/python tests/fpga/rtl_cut.py --check rtl); then echo "PASS $${cut#rtl_cut: } (fpga-synth-variants cut-*)"; \
 	  pass=$$((pass+1)); else echo "FAIL rtl_cut.py --check rtl:"; echo "$$cut"; fail=$$((fail+1)); fi; \
+	if sta=$$(.venv/bin/python tests/fpga/test_fpga_sdf_sta.py); then echo "PASS $$(echo "$$sta" | tail -1) (the DSP path analysis on known designs)"; \
+	  pass=$$((pass+1)); else echo "$$sta" | grep -v "^PASS"; fail=$$((fail+1)); fi; \
 	echo "fpga-test: $$(( $$(date +%s) - s )) s"; \
 	echo "fpga: $$pass passed, $$fail failed"; test $$fail -eq 0
