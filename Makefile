@@ -44,7 +44,7 @@ help:
 	@echo "  make bench-quick the benchmark pipeline with tiny parameters"
 	@echo "  make bench-hw    cycles per dispatch of every workload on the simulated SoC (build/bench/hw.md)"
 	@echo "  make ice40 BOARD=icebreaker|hx8k, make ecp5 BOARD=ulx3s   bitstream + size/Fmax report"
-	@echo "                   (iCE40: also what its logic cells hold, BOARD/report.md)"
+	@echo "                   (iCE40: also what its logic cells hold, and the room the DSP paths leave, BOARD/report.md)"
 	@echo "  make ice40-fw / ecp5-fw BOARD=...   swap a new firmware into an existing bitstream"
 	@echo "  make prog BOARD=...   program the board; make postsynth; make fpga-test (in make test)"
 	@echo "  make board-sim BOARD=...     a board top's RTL with its firmware in Icarus, console == am-run"

@@ -352,7 +352,7 @@ fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $
 fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $($(1)_FAMILY) \
 	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --goal-mhz $($(1)_GOAL_MHZ) \
 	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_DEMO) \
-	  --soc "$($(1)_SOC)" --defines "$($(1)_DEFINES)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
+	  --soc "$($(1)_SOC)" --defines="$($(1)_DEFINES)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
 	  $(if $(filter ice40,$($(1)_FAMILY)),--pack $(FPGA_BUILD)/$(1)/pack.json --sdf $(FPGA_BUILD)/$(1)/pnr.sdf)
 
 .PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks fpga-seeds \
@@ -369,6 +369,8 @@ fpga-blocks: deps
 ice40: deps
 	@$(fpga_board_known)
 	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
+	@# a design placed before place and route wrote its SDF (the report reads it) is placed again
+	@[ ! -f $(BD)/pnr.asc ] || [ -f $(BD)/pnr.sdf ] || rm -f $(BD)/pnr.asc
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.asc $(BD)/pack.json $(call fpga_fw,$(BOARD))
 	@$(call fpga_ice40_bits,$(BOARD))
 	@$(call fpga_report,$(BOARD))
