@@ -538,8 +538,9 @@ fpga_test_fw = f=$(FPGA_BUILD)/$(1)/$(1).$(3); log=$(FPGA_BUILD)/test-$(1)-fw.lo
 # iCEBreaker (then its post-synthesis simulation) in parallel with ULX3S (then
 # the board simulations and the HX8K): every board's build (fit, timing at
 # its clock), firmware-only rebuild and simulated console; then that every
-# fpga-synth-variants cut still applies to the RTL. One PASS/FAIL line per
-# check, then "fpga: N passed, N failed". Fixed seeds.
+# fpga-synth-variants cut still applies to the RTL, and the DSP path analysis
+# on hand-made designs. One PASS/FAIL line per check, then "fpga: N passed,
+# N failed". Fixed seeds.
 fpga-test: deps
 	@mkdir -p $(FPGA_BUILD)
 	@$(FPGA_MAKE) --no-print-directory $(FPGA_AM_RUN) $(PS)/cells_sim.v > $(FPGA_BUILD)/test-prep.log 2>&1 \

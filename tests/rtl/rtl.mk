@@ -46,12 +46,22 @@ $(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v $(wild
 	@mkdir -p $(RTL_BUILD)
 	$(IVERILOG) -g2012 -o $@ $($*_SRCS)
 
+# the actor unit's Verilator bench: $(1) its build directory, $(2) more
+# flags and sources
+rtl_unit_tb = mkdir -p $(1) && $(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-fatal -Wno-UNUSEDSIGNAL \
+	  -GTRACE=1 $(2) --top-module am_actor_unit -Mdir $(1) -o tb_am_actor_unit \
+	  rtl/lint.vlt $(RTL_UNIT_SRCS) $(abspath tests/rtl/tb_am_actor_unit.cpp) > $(1)/build.log 2>&1 \
+	  || { cat $(1)/build.log; exit 1; }
+# one seed's run of it (in rtl-test's loop): $(1) the bench, $(2) its log's
+# name, $(3) what the PASS/FAIL line calls it
+rtl_unit_run = if $(1) +seed=$$s +txns=20000 > $(RTL_BUILD)/$(2).$$s.log 2>&1 && \
+	     grep -q '^PASS' $(RTL_BUILD)/$(2).$$s.log; then \
+	    echo "PASS $(3) seed=$$s"; pass=$$((pass+1)); \
+	  else echo "FAIL $(3) seed=$$s (see $(RTL_BUILD)/$(2).$$s.log)"; tail -8 $(RTL_BUILD)/$(2).$$s.log; \
+	    fail=$$((fail+1)); fi
+
 $(RTL_UNIT_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS)
-	@mkdir -p $(RTL_BUILD)/unit
-	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-fatal -Wno-UNUSEDSIGNAL -GTRACE=1 \
-	  --top-module am_actor_unit -Mdir $(RTL_BUILD)/unit -o tb_am_actor_unit \
-	  $(RTL_UNIT_SRCS) $(abspath tests/rtl/tb_am_actor_unit.cpp) > $(RTL_BUILD)/unit/build.log 2>&1 \
-	  || { cat $(RTL_BUILD)/unit/build.log; exit 1; }
+	$(call rtl_unit_tb,$(RTL_BUILD)/unit,)
 
 $(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM)
 	@mkdir -p $(RTL_BUILD)
@@ -60,11 +70,7 @@ $(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM)
 	@mv $@.tmp $@
 
 $(RTL_DSP_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS)
-	@mkdir -p $(RTL_BUILD)/unit_dsp
-	$(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-fatal -Wno-UNUSEDSIGNAL -GTRACE=1 -DAM_DSP_REGS -GWD_W=20 \
-	  --top-module am_actor_unit -Mdir $(RTL_BUILD)/unit_dsp -o tb_am_actor_unit \
-	  rtl/lint.vlt $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS) $(abspath tests/rtl/tb_am_actor_unit.cpp) \
-	  > $(RTL_BUILD)/unit_dsp/build.log 2>&1 || { cat $(RTL_BUILD)/unit_dsp/build.log; exit 1; }
+	$(call rtl_unit_tb,$(RTL_BUILD)/unit_dsp,-DAM_DSP_REGS -GWD_W=20 $(RTL_DSP_SRCS))
 
 rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_UNIT_TB) $(RTL_DSP_TB)
 	@pass=0; fail=0; \
@@ -77,14 +83,8 @@ rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_U
 	  done; \
 	done; \
 	for s in $(RTL_SEEDS); do \
-	  if $(RTL_UNIT_TB) +seed=$$s +txns=20000 > $(RTL_BUILD)/tb_am_actor_unit.$$s.log 2>&1 && \
-	     grep -q '^PASS' $(RTL_BUILD)/tb_am_actor_unit.$$s.log; then \
-	    echo "PASS tb_am_actor_unit seed=$$s"; pass=$$((pass+1)); \
-	  else echo "FAIL tb_am_actor_unit seed=$$s (see $(RTL_BUILD)/tb_am_actor_unit.$$s.log)"; tail -8 $(RTL_BUILD)/tb_am_actor_unit.$$s.log; fail=$$((fail+1)); fi; \
-	  if $(RTL_DSP_TB) +seed=$$s +txns=20000 > $(RTL_BUILD)/tb_am_actor_unit_dsp.$$s.log 2>&1 && \
-	     grep -q '^PASS' $(RTL_BUILD)/tb_am_actor_unit_dsp.$$s.log; then \
-	    echo "PASS tb_am_actor_unit AM_DSP_REGS seed=$$s"; pass=$$((pass+1)); \
-	  else echo "FAIL tb_am_actor_unit AM_DSP_REGS seed=$$s (see $(RTL_BUILD)/tb_am_actor_unit_dsp.$$s.log)"; tail -8 $(RTL_BUILD)/tb_am_actor_unit_dsp.$$s.log; fail=$$((fail+1)); fi; \
+	  $(call rtl_unit_run,$(RTL_UNIT_TB),tb_am_actor_unit,tb_am_actor_unit); \
+	  $(call rtl_unit_run,$(RTL_DSP_TB),tb_am_actor_unit_dsp,tb_am_actor_unit AM_DSP_REGS); \
 	done; \
 	grep -h '^cycles:' $(RTL_BUILD)/tb_am_actor_unit.1.log 2>/dev/null | sed 's/^/  /'; \
 	echo "rtl: $$pass passed, $$fail failed"; \
