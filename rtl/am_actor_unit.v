@@ -14,9 +14,10 @@
 // * Bus: one access at a time; mem_addr_i[9:2] selects a 32-bit register,
 //   the caller decodes the unit's base address into mem_valid_i. Writes
 //   complete in the cycle they are presented unless the unit is busy; reads
-//   complete one cycle later. mem_ready_o is a register: the caller says a
-//   cycle ahead that a write comes (wr_next_i), as PicoRV32's look-ahead
-//   bus does. While the unit is busy (dispatching, finishing a transaction,
+//   complete one cycle later; mem_rdata_o is 0 but in the cycle a read
+//   completes (the SoC ORs its slaves' read data). mem_ready_o is a
+//   register: the caller says a cycle ahead that a write comes
+//   (wr_next_i), as PicoRV32's look-ahead bus does. While the unit is busy (dispatching, finishing a transaction,
 //   resolving a reference or allocation check — always a bounded number of
 //   cycles) every access waits with mem_ready_o low.
 // * TRACE=1 adds the trace port (simulation); TRACE=0 ties it to zero.
@@ -144,8 +145,6 @@ module am_actor_unit #(
   reg [3:0]           last_cause_q;
   reg                 rd_ready_q;
   reg [31:0]          rdata_q;
-  reg [1:0]           rsel_q;         // 0 register, 1 message word, 2 state word
-  reg                 rmask_q;        // word index below length
   // second cycle of a checked operation
   reg [2:0]           p_op_q;
 `ifdef AM_DSP_REGS
@@ -735,16 +734,23 @@ module am_actor_unit #(
     if (!rst_ni) rd_ready_q <= 1'b0;
     else         rd_ready_q <= rd_acc;
   end
+  // The read data is 0 except in the cycle a read completes (rd_ready_q):
+  // rdata_q holds a register's value, q_on_q / st_on_q say that a message
+  // or state word below the length is read (from the queue's or the
+  // table's RAM, whose outputs are valid then), each for that cycle only,
+  // so the output is their OR and the SoC ORs it with its other slaves'
+  // read data: no multiplexer on a select register, at either level
+  // (-88 iCE40 LCs on the iCEBreaker against the two multiplexers).
+  wire a_msg_w = (a[7:3] == 5'h02);                  // 0x040 MSG[i]
+  wire a_st_w  = (a[7:3] == 5'h03);                  // 0x060 STATE[i]
+  wire a_in    = d_open && ({1'b0, a[2:0]} < (a_msg_w ? d_len : d_slen));
+  reg  q_on_q, st_on_q;
   always @(posedge clk_i) begin
-    if (rd_acc) begin
-      rdata_q <= rd_reg;
-      rsel_q  <= (a[7:3] == 5'h02) ? 2'd1 : (a[7:3] == 5'h03) ? 2'd2 : 2'd0;
-      rmask_q <= d_open && ((a[7:3] == 5'h02) ? ({1'b0, a[2:0]} < d_len)
-                                              : ({1'b0, a[2:0]} < d_slen));
-    end
+    rdata_q <= (rd_acc && !a_msg_w && !a_st_w) ? rd_reg : 32'd0;
+    q_on_q  <= rd_acc && a_msg_w && a_in;
+    st_on_q <= rd_acc && a_st_w && a_in;
   end
-  assign mem_rdata_o = (rsel_q == 2'd1) ? (rmask_q ? q_rdata : 32'd0) :
-                       (rsel_q == 2'd2) ? (rmask_q ? st_rdata : 32'd0) : rdata_q;
+  assign mem_rdata_o = (q_on_q ? q_rdata : 32'd0) | (st_on_q ? st_rdata : 32'd0) | rdata_q;
 
   // ---------------------------------------------------------------- registers in DSP blocks
   // With AM_DSP_REGS (the iCEBreaker): the FAIL code, the staged

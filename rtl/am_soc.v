@@ -119,7 +119,8 @@ module am_soc #(
   // Neither mem_ready nor the read-data mux waits for an address compare
   // (the core's address register -> decode -> ready -> core path was the
   // iCE40 critical path). TRACE=1 checks both against the direct formulas
-  // on every cycle.
+  // on every cycle, and that the unit's read data is 0 outside its reads
+  // (the read-data OR below).
   // A power-of-two RAM (every configuration here) is decoded from the upper
   // address bits alone, without a comparator.
   localparam integer RAW = $clog2(RAM_WORDS);
@@ -236,6 +237,11 @@ module am_soc #(
                    region(mem_addr[31:2]));
           $stop;
         end
+        if (rst_ni && au_rdata != 32'd0 && !(sel_au && au_ready && !we)) begin
+          $display("am_soc: the unit's read data %08x outside its read (addr %08x)", au_rdata,
+                   mem_addr);
+          $stop;
+        end
         if (rst_ni && mem_ready != ready_now) begin
           $display("am_soc: mem_ready %0d, but the slaves say %0d (addr %08x)", mem_ready,
                    ready_now, mem_addr);
@@ -246,12 +252,14 @@ module am_soc #(
       wire unused_check_only = urt_ready;   // the UART's own ready: for the check
     end
   endgenerate
+  // The read data: the unit's is 0 but in the cycle its read completes
+  // (rtl/am_actor_unit.v), so it is ORed in without a select; the other
+  // slaves' are selected by their region.
   always @(*) begin
-    mem_rdata = 32'd0;
-    if (sel_ram) mem_rdata = ram_rdata;
-    if (sel_au)  mem_rdata = au_rdata;
-    if (sel_urt) mem_rdata = urt_rdata;
-    if (sel_sys) mem_rdata = sys_rdata;
+    mem_rdata = au_rdata;
+    if (sel_ram) mem_rdata = mem_rdata | ram_rdata;
+    if (sel_urt) mem_rdata = mem_rdata | urt_rdata;
+    if (sel_sys) mem_rdata = mem_rdata | sys_rdata;
   end
 
   // ---- restart ---------------------------------------------------------------
