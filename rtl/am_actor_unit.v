@@ -330,13 +330,15 @@ module am_actor_unit #(
   end
 
   // ---------------------------------------------------------------- submodules
-  // INJECT writes its header one past the tail in its second cycle, whether
-  // or not its check passes: only the commit, in the third, makes it an
-  // event (no transaction is open, so nothing is staged there).
-  wire              hw_we   = (send_go && q_room) || t_inject;
-  wire [QUEUE_AW-1:0] hw_off = t_inject ? {QUEUE_AW{1'b0}} : nsends_q;
-  wire [HDR_W-1:0]  hw_data = t_inject ? {p_gen_q, p_slot_q, p_n_q}
-                                       : {mem_wdata_i[31:16], w_slot, a_n};
+  // A header is written from the bus: a SEND's one past the staged sends,
+  // an INJECT's one past the tail (no transaction is open, so nothing is
+  // staged: nsends is 0, checked with TRACE=1), in its first cycle,
+  // whether or not its check passes: only the commit, in the third, makes
+  // it an event. (Written from registers in the second cycle, it took a
+  // 25-bit multiplexer: 64 iCE40 LCs on the iCEBreaker.)
+  wire              hw_we   = (send_go && q_room) || inject_go;
+  wire [QUEUE_AW-1:0] hw_off = nsends_q;
+  wire [HDR_W-1:0]  hw_data = {mem_wdata_i[31:16], w_slot, a_n};
   wire              q_commit   = (w_commit && commit_ok) || inject_ok;
   wire [QUEUE_AW-1:0] q_commit_n = inject_ok ? {{(QUEUE_AW-1){1'b0}}, 1'b1} : nsends_q;
 
@@ -535,6 +537,10 @@ module am_actor_unit #(
       always @(posedge clk_i) begin
         if (rst_ni && busy_q != busy_now) begin
           $display("am_actor_unit: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
+          $stop;
+        end
+        if (rst_ni && inject_go && nsends != {SW{1'b0}}) begin
+          $display("am_actor_unit: an INJECT with %0d sends staged", nsends);
           $stop;
         end
         if (rst_ni && bw_we && (b_meta_we || d_owns || d_gc)) begin
@@ -740,7 +746,7 @@ module am_actor_unit #(
   // table's RAM, whose outputs are valid then), each for that cycle only,
   // so the output is their OR and the SoC ORs it with its other slaves'
   // read data: no multiplexer on a select register, at either level
-  // (-88 iCE40 LCs on the iCEBreaker against the two multiplexers).
+  // (-74 iCE40 LCs on the iCEBreaker against the two multiplexers).
   wire a_msg_w = (a[7:3] == 5'h02);                  // 0x040 MSG[i]
   wire a_st_w  = (a[7:3] == 5'h03);                  // 0x060 STATE[i]
   wire a_in    = d_open && ({1'b0, a[2:0]} < (a_msg_w ? d_len : d_slen));
