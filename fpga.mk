@@ -123,6 +123,13 @@ ulx3s_GOAL_LC         := 100
 # no wide-function muxes (PFUMX/L6MUX): ~320 LUT4 sites fewer and a
 # narrower Fmax spread over seeds (docs/fpga.md, fourth round)
 ulx3s_SYNTH           := -nowidelut
+# AM_MUX_PORTS: the actor unit's read data and its queue-header port through
+# multiplexers, as before steps 28-29 of docs/fpga.md (which take them out on
+# the iCE40 boards, -74 and -64 LCs on the UP5K): with those steps the ECP5
+# missed 60 MHz on 3 of 32 seeds (58.84 at worst), with the read data alone
+# on 3 of 26 (56.39); with the multiplexers it meets it on all 32. The ECP5's
+# LUTs are not scarce (6%); its timing is.
+ulx3s_DEFINES         := -DAM_MUX_PORTS
 # the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware
 # (25F/45F/85F). The 12F's 32 EBR hold 32 KiB RAM + the unit: the one-demo
 # firmware, as on the iCE40 boards.

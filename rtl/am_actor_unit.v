@@ -145,6 +145,10 @@ module am_actor_unit #(
   reg [3:0]           last_cause_q;
   reg                 rd_ready_q;
   reg [31:0]          rdata_q;
+`ifdef AM_MUX_PORTS
+  reg [1:0]           rsel_q;         // 0 register, 1 message word, 2 state word
+  reg                 rmask_q;        // word index below length
+`endif
   // second cycle of a checked operation
   reg [2:0]           p_op_q;
 `ifdef AM_DSP_REGS
@@ -336,9 +340,18 @@ module am_actor_unit #(
   // whether or not its check passes: only the commit, in the third, makes
   // it an event. (Written from registers in the second cycle, it took a
   // 25-bit multiplexer: 64 iCE40 LCs on the iCEBreaker.)
+`ifdef AM_MUX_PORTS
+  // (the ULX3S build, fpga.mk: INJECT writes its header in its second cycle,
+  // from registers, as before steps 28-29 of docs/fpga.md)
+  wire              hw_we   = (send_go && q_room) || t_inject;
+  wire [QUEUE_AW-1:0] hw_off = t_inject ? {QUEUE_AW{1'b0}} : nsends_q;
+  wire [HDR_W-1:0]  hw_data = t_inject ? {p_gen_q, p_slot_q, p_n_q}
+                                       : {mem_wdata_i[31:16], w_slot, a_n};
+`else
   wire              hw_we   = (send_go && q_room) || inject_go;
   wire [QUEUE_AW-1:0] hw_off = nsends_q;
   wire [HDR_W-1:0]  hw_data = {mem_wdata_i[31:16], w_slot, a_n};
+`endif
   wire              q_commit   = (w_commit && commit_ok) || inject_ok;
   wire [QUEUE_AW-1:0] q_commit_n = inject_ok ? {{(QUEUE_AW-1){1'b0}}, 1'b1} : nsends_q;
 
@@ -740,6 +753,20 @@ module am_actor_unit #(
     if (!rst_ni) rd_ready_q <= 1'b0;
     else         rd_ready_q <= rd_acc;
   end
+`ifdef AM_MUX_PORTS
+  // (the ULX3S build: the read data through two multiplexers, as before
+  // step 28)
+  always @(posedge clk_i) begin
+    if (rd_acc) begin
+      rdata_q <= rd_reg;
+      rsel_q  <= (a[7:3] == 5'h02) ? 2'd1 : (a[7:3] == 5'h03) ? 2'd2 : 2'd0;
+      rmask_q <= d_open && ((a[7:3] == 5'h02) ? ({1'b0, a[2:0]} < d_len)
+                                              : ({1'b0, a[2:0]} < d_slen));
+    end
+  end
+  assign mem_rdata_o = (rsel_q == 2'd1) ? (rmask_q ? q_rdata : 32'd0) :
+                       (rsel_q == 2'd2) ? (rmask_q ? st_rdata : 32'd0) : rdata_q;
+`else
   // The read data is 0 except in the cycle a read completes (rd_ready_q):
   // rdata_q holds a register's value, q_on_q / st_on_q say that a message
   // or state word below the length is read (from the queue's or the
@@ -757,6 +784,7 @@ module am_actor_unit #(
     st_on_q <= rd_acc && a_st_w && a_in;
   end
   assign mem_rdata_o = (q_on_q ? q_rdata : 32'd0) | (st_on_q ? st_rdata : 32'd0) | rdata_q;
+`endif
 
   // ---------------------------------------------------------------- registers in DSP blocks
   // With AM_DSP_REGS (the iCEBreaker): the FAIL code, the staged

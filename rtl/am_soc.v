@@ -237,11 +237,13 @@ module am_soc #(
                    region(mem_addr[31:2]));
           $stop;
         end
+`ifndef AM_MUX_PORTS
         if (rst_ni && au_rdata != 32'd0 && !(sel_au && au_ready && !we)) begin
           $display("am_soc: the unit's read data %08x outside its read (addr %08x)", au_rdata,
                    mem_addr);
           $stop;
         end
+`endif
         if (rst_ni && mem_ready != ready_now) begin
           $display("am_soc: mem_ready %0d, but the slaves say %0d (addr %08x)", mem_ready,
                    ready_now, mem_addr);
@@ -252,6 +254,16 @@ module am_soc #(
       wire unused_check_only = urt_ready;   // the UART's own ready: for the check
     end
   endgenerate
+`ifdef AM_MUX_PORTS
+  always @(*) begin
+    mem_rdata = 32'd0;
+    if (sel_ram) mem_rdata = ram_rdata;
+    if (sel_au)  mem_rdata = au_rdata;
+    if (sel_urt) mem_rdata = urt_rdata;
+    if (sel_sys) mem_rdata = sys_rdata;
+  end
+
+`else
   // The read data: the unit's is 0 but in the cycle its read completes
   // (rtl/am_actor_unit.v), so it is ORed in without a select; the other
   // slaves' are selected by their region.
@@ -261,6 +273,8 @@ module am_soc #(
     if (sel_urt) mem_rdata = mem_rdata | urt_rdata;
     if (sel_sys) mem_rdata = mem_rdata | sys_rdata;
   end
+
+`endif
 
   // ---- restart ---------------------------------------------------------------
   // Why, in order of precedence when two come in the same cycle: the

@@ -34,6 +34,8 @@ sim: deps $(SIM_DIR)/am-sim $(BUILD)/fw/fw.hex
 sim-lint: deps
 	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc \
 	  rtl/lint.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v
+	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc -DAM_MUX_PORTS \
+	  rtl/lint.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v
 	@echo "sim-lint: clean"
 
 .PHONY: sim-test

@@ -7,7 +7,8 @@
 #               The actor unit's bench runs twice: with its own flip-flops and
 #               as the iCEBreaker builds it (AM_DSP_REGS: registers in SB_MAC16
 #               DSP blocks, rtl/boards/am_dsp_ice40.v, on yosys' SB_MAC16
-#               model; WD_W=20)
+#               model; WD_W=20), and as the ULX3S builds it (AM_MUX_PORTS:
+#               its read data and queue-header port through multiplexers)
 #   lint        verilator --lint-only -Wall on the actor unit (top am_actor_unit)
 #   synth-unit  yosys synth_ice40 of am_actor_unit alone -> build/rtl/synth_unit.log
 #
@@ -37,6 +38,8 @@ RTL_UNIT_TB := $(RTL_BUILD)/unit/tb_am_actor_unit
 # the same bench on the unit as the iCEBreaker builds it: AM_DSP_REGS, WD_W=20
 RTL_DSP_TB  := $(RTL_BUILD)/unit_dsp/tb_am_actor_unit
 RTL_DSP_SRCS := rtl/boards/am_dsp_ice40.v $(RTL_BUILD)/sb_mac16.v
+# ... and as the ULX3S builds it: AM_MUX_PORTS (fpga.mk, docs/fpga.md step 28)
+RTL_MUX_TB  := $(RTL_BUILD)/unit_mux/tb_am_actor_unit
 # yosys' simulation model of the iCE40 DSP block (from the Debian yosys)
 ICE40_CELLS_SIM ?= $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 
@@ -72,7 +75,10 @@ $(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM)
 $(RTL_DSP_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS)
 	$(call rtl_unit_tb,$(RTL_BUILD)/unit_dsp,-DAM_DSP_REGS -GWD_W=20 $(RTL_DSP_SRCS))
 
-rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_UNIT_TB) $(RTL_DSP_TB)
+$(RTL_MUX_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS)
+	$(call rtl_unit_tb,$(RTL_BUILD)/unit_mux,-DAM_MUX_PORTS)
+
+rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_UNIT_TB) $(RTL_DSP_TB) $(RTL_MUX_TB)
 	@pass=0; fail=0; \
 	for b in $(RTL_IV_BENCHES); do \
 	  for s in $(RTL_SEEDS); do \
@@ -85,6 +91,7 @@ rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_U
 	for s in $(RTL_SEEDS); do \
 	  $(call rtl_unit_run,$(RTL_UNIT_TB),tb_am_actor_unit,tb_am_actor_unit); \
 	  $(call rtl_unit_run,$(RTL_DSP_TB),tb_am_actor_unit_dsp,tb_am_actor_unit AM_DSP_REGS); \
+	  $(call rtl_unit_run,$(RTL_MUX_TB),tb_am_actor_unit_mux,tb_am_actor_unit AM_MUX_PORTS); \
 	done; \
 	grep -h '^cycles:' $(RTL_BUILD)/tb_am_actor_unit.1.log 2>/dev/null | sed 's/^/  /'; \
 	echo "rtl: $$pass passed, $$fail failed"; \
@@ -95,6 +102,7 @@ lint: $(RTL_BUILD)/sb_mac16.v
 	$(VERILATOR) --lint-only -Wall -GTRACE=1 rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
 	$(VERILATOR) --lint-only -Wall -DAM_DSP_REGS -GWD_W=20 rtl/lint.vlt $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS) \
 	  --top-module am_actor_unit
+	$(VERILATOR) --lint-only -Wall -DAM_MUX_PORTS rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
 	@echo "lint: clean"
 
 synth-unit:
