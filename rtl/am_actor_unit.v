@@ -17,14 +17,20 @@
 //   complete one cycle later; mem_rdata_o is 0 but in the cycle a read
 //   completes (the SoC ORs its slaves' read data). mem_ready_o is a
 //   register: the caller says a cycle ahead that a write comes
-//   (wr_next_i), as PicoRV32's look-ahead bus does. While the unit is busy (dispatching, finishing a transaction,
-//   resolving a reference or allocation check — always a bounded number of
-//   cycles) every access waits with mem_ready_o low.
+//   (wr_next_i), as PicoRV32's look-ahead bus does. While the unit is
+//   busy (dispatching, finishing a transaction, resolving a reference or
+//   allocation check — always a bounded number of cycles) every access
+//   waits with mem_ready_o low.
 // * TRACE=1 adds the trace port (simulation); TRACE=0 ties it to zero.
 // * With the macro AM_DSP_REGS (the iCEBreaker build), six registers and
 //   counters live in iCE40 UP5K DSP blocks instead of flip-flops
 //   (rtl/boards/am_dsp_ice40.v; "registers in DSP blocks" at the end of this
 //   file), with the same behavior, cycle for cycle.
+// * With the macro AM_MUX_PORTS (the ULX3S build) the read data and the
+//   queue's header port go through multiplexers, as before steps 28-29 of
+//   docs/fpga.md (with them the ECP5 meets 60 MHz on every seed); the same
+//   behavior, cycle for cycle, except that mem_rdata_o holds a register
+//   read's value after the read.
 `default_nettype none
 
 module am_actor_unit #(
@@ -334,15 +340,15 @@ module am_actor_unit #(
   end
 
   // ---------------------------------------------------------------- submodules
-  // A header is written from the bus: a SEND's one past the staged sends,
-  // an INJECT's one past the tail (no transaction is open, so nothing is
-  // staged: nsends is 0, checked with TRACE=1), in its first cycle,
-  // whether or not its check passes: only the commit, in the third, makes
-  // it an event. (Written from registers in the second cycle, it took a
-  // 25-bit multiplexer: 64 iCE40 LCs on the iCEBreaker.)
+  // A queue header is written from the bus: a SEND's one past the staged
+  // sends, an INJECT's one past the tail (no transaction is open, so
+  // nothing is staged: nsends is 0, checked with TRACE=1), in its first
+  // cycle, whether or not its check passes: only the commit, in the
+  // third, makes it an event. (Written from registers in the second
+  // cycle, it took a 25-bit multiplexer: 64 iCE40 LCs on the iCEBreaker.)
 `ifdef AM_MUX_PORTS
-  // (the ULX3S build, fpga.mk: INJECT writes its header in its second cycle,
-  // from registers, as before steps 28-29 of docs/fpga.md)
+  // (the ULX3S build: INJECT writes its header in its second cycle, from
+  // registers, as before steps 28-29 of docs/fpga.md)
   wire              hw_we   = (send_go && q_room) || t_inject;
   wire [QUEUE_AW-1:0] hw_off = t_inject ? {QUEUE_AW{1'b0}} : nsends_q;
   wire [HDR_W-1:0]  hw_data = t_inject ? {p_gen_q, p_slot_q, p_n_q}
