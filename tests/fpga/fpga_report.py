@@ -153,7 +153,7 @@ if a.sdf:
                 + (f", from one to another {sta['through_dsp']:.1f} ns" if sta.get("through_dsp") else "")
                 + f". So the DSP's own setup or clock-to-out could be {sta['room']:.1f} ns longer "
                 f"than 0.1 ns before a DSP path would be the critical one (the Fmax above too high), "
-                f"and {period - max(sta['into_dsp'], sta['out_of_dsp']):.1f} ns before one would miss "
+                f"and {period - sta['longest_dsp']:.1f} ns before one would miss "
                 f"the {a.goal_mhz:g} MHz goal.", ""]
 t1, t2 = secs("synth.secs"), secs("pnr.secs")
 if t1 is not None and t2 is not None:

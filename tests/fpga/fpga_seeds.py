@@ -6,7 +6,8 @@ fpga-seeds BOARD=...`, one file per seed, named ...pnrSEED.json) and prints
 one line per seed and the spread, against the board clock and the goal.
 Where the seed's SDF is next to it (...pnrSEED.sdf, iCE40) and the design has
 DSP blocks, each line also says how much room the paths into and out of them
-leave for the DSP's own delays, which nextpnr does not model
+leave for the DSP's own delays, which nextpnr does not model, and the last
+line how far the longest of them stays under the goal's period
 (fpga_sdf_sta.py; the analysis must find nextpnr's critical path).
 Exits 1 when a report is missing or unreadable, a seed misses the board
 clock (that bitstream would not be usable), or an SDF analysis disagrees
@@ -56,10 +57,13 @@ def main():
     lo, hi = min(r[1] for r in rows), max(r[1] for r in rows)
     met = sum(1 for r in rows if r[1] >= goal)
     print(f"  spread {lo:.2f}-{hi:.2f} MHz; goal met with {met} of {len(rows)} seeds")
-    rooms = [r[2]["room"] for r in rows if r[2]]
-    if rooms:
-        print(f"  DSP paths: {min(rooms):.1f}-{max(rooms):.1f} ns of room for the DSP's own delays "
-              f"under the critical path (nextpnr counts 0.1 ns)")
+    dsps = [r[2] for r in rows if r[2]]
+    if dsps:
+        longest = max(d["longest_dsp"] for d in dsps)
+        print(f"  DSP paths: {min(d['room'] for d in dsps):.1f}-{max(d['room'] for d in dsps):.1f} ns "
+              f"of room for the DSP's own delays under the critical path (nextpnr counts 0.1 ns); "
+              f"the longest, {longest:.1f} ns, leaves {1000.0 / goal - longest:.1f} ns under the "
+              f"goal's {1000.0 / goal:.1f} ns")
     return 1 if lo < clock else 0
 
 
