@@ -23,6 +23,10 @@ variants=(
   "qregs|IRQs 1..4 with q-registers|$IRQ -set ENABLE_IRQ_QREGS 1"
   "shift|four-bit shifts (TWO_STAGE_SHIFT=1)|-set TWO_STAGE_SHIFT 1"
   "nomisalign|no misaligned trap (CATCH_MISALIGN=0)|-set CATCH_MISALIGN 0"
+  "noillinsn|no illegal-insn trap (CATCH_ILLINSN=0)|-set CATCH_ILLINSN 0"
+  "rv32e|RV32E, 16 registers (ENABLE_REGS_16_31=0)|-set ENABLE_REGS_16_31 0"
+  "latched|bus holds read data (LATCHED_MEM_RDATA=1)|-set LATCHED_MEM_RDATA 1"
+  "twocycle|two-cycle ALU, compare (TWO_CYCLE_*=1)|-set TWO_CYCLE_ALU 1 -set TWO_CYCLE_COMPARE 1"
 )
 base_lut=""; base_lc=""
 printf '%-44s %6s %6s %6s %6s %8s %6s\n' "PicoRV32 variant (iCE40)" LUT4 FF carry LC "LUT4 +/-" "LC +/-"
