@@ -95,6 +95,11 @@ icebreaker_BRAM_WORDS := 2048
 # DSP blocks, from the board-only rtl/boards/am_dsp_ice40.v (docs/fpga.md)
 icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM -DAM_DSP_REGS
 icebreaker_RTL        := boards/am_dsp_ice40.v
+# after synthesis, tests/fpga/ice40_opt.py takes out logic cells that mapping
+# and packing leave (LUTs into their loads, equal LUTs merged, flip-flop-only
+# cells into the UP5K's spare DSP blocks -- 8 in all --, lone carries into
+# lone LUTs' cells; docs/fpga.md, step 30)
+icebreaker_OPT        := --dsp 8 --nextpnr "nextpnr-ice40 $(icebreaker_DEV) --pcf $(icebreaker_PINS)"
 icebreaker_FW         := subset
 icebreaker_PROG       := iceprog
 
@@ -252,20 +257,31 @@ fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $(
 	  select -clear; delete t:\$$scopeinfo; $(if $(3),write_json $(3);) \
 	  tee -q -o $(FPGA_BUILD)/$(1)/$(5).stat stat; $(4)" > /dev/null
 
+# $(1) board, $(2) the synthesized netlist, $(3) the netlist to write, $(4) its
+# yosys stat: with <board>_OPT, tests/fpga/ice40_opt.py rewrites the netlist
+# (what it did: the .opt.log next to $(3)) and the stat is the result's; else
+# $(2) is renamed
+fpga_opt = $(if $($(1)_OPT),.venv/bin/python tests/fpga/ice40_opt.py $($(1)_OPT) \
+	  $(2) $(3) > $(basename $(3)).opt.log && \
+	  $(FPGA_YOSYS) -q -p "read_json $(3); tee -q -o $(4) stat" > /dev/null && rm -f $(2),mv $(2) $(3))
+
 # <board>/synth.cfg: what else the synthesis depends on (the yosys, its
 # flags, the SoC parameters, the defines); rewritten only when it changes,
 # so e.g. another <board>_SYNTH on the command line synthesizes again
 $(FPGA_BUILD)/%/synth.cfg: FORCE
 	@mkdir -p $(dir $@)
-	@echo "$(FPGA_YOSYS) | $(FPGA_RTL) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES)" > $@.tmp; \
+	@echo "$(FPGA_YOSYS) | $(FPGA_RTL) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES) | opt=$(subst ",',$($*_OPT))" > $@.tmp; \
 	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
                              $(FPGA_BUILD)/%/synth.cfg \
-                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) $(FPGA_RTL)/am_ram.v
+                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) $(FPGA_RTL)/am_ram.v \
+                             tests/fpga/ice40_opt.py
 	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_DEMO) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
-	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@,,synth) \
-	  || { tail -20 $(FPGA_BUILD)/$*/synth.log; exit 1; }; echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/synth.secs
+	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@.raw,,synth) \
+	  || { tail -20 $(FPGA_BUILD)/$*/synth.log; exit 1; }; \
+	$(call fpga_opt,$*,$@.raw,$@,$(FPGA_BUILD)/$*/synth.stat) || { cat $(basename $@).opt.log; exit 1; }; \
+	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/synth.secs
 	@cp $(FPGA_BUILD)/$*/boot.id $(FPGA_BUILD)/$*/synth.boot   # the demo this netlist boots
 
 # ---- place and route ---------------------------------------------------------------
@@ -463,10 +479,13 @@ $(PS)/fw.split: $(FPGA_BUILD)/$(PS_BOARD)/fw.hex
 	@mkdir -p $(dir $@)
 	tests/fpga/split_hex.sh $< $(icebreaker_BRAM_WORDS) $(PS)/fw.hex && touch $@
 
-$(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split
+$(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split tests/fpga/ice40_opt.py
 	@echo "fpga: synthesizing the $(PS_BOARD) netlist with the firmware for post-synthesis simulation"
-	@s=$$(date +%s); $(call fpga_yosys,$(PS_BOARD),$(PS)/fw.hex,,write_verilog -noattr $@,postsynth/synth) \
-	  || { tail -20 $(PS)/synth.log; exit 1; }; echo $$(( $$(date +%s) - s )) > $(PS)/synth.secs
+	@s=$$(date +%s); $(call fpga_yosys,$(PS_BOARD),$(PS)/fw.hex,$(PS)/synth.json.raw,,postsynth/synth) \
+	  || { tail -20 $(PS)/synth.log; exit 1; }; \
+	$(call fpga_opt,$(PS_BOARD),$(PS)/synth.json.raw,$(PS)/synth.json,$(PS)/synth.stat) || exit 1; \
+	$(FPGA_YOSYS) -q -p "read_json $(PS)/synth.json; write_verilog -noattr $@" > /dev/null || exit 1; \
+	echo $$(( $$(date +%s) - s )) > $(PS)/synth.secs
 
 $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
 	@mkdir -p $(dir $@)
@@ -499,6 +518,10 @@ postsynth: deps
 	  else echo "FAIL postsynth $$v: $$(grep '^tb_board:' $(PS)/$$v.log); console vs am-run:"; \
 	    diff $(PS)/expected.txt $(PS)/$$v.out | head -10; fail=$$((fail+1)); fi; \
 	done; \
+	rc=$$(grep -o 'halted OK after [0-9]* cycles' $(PS)/rtl.log); gc=$$(grep -o 'halted OK after [0-9]* cycles' $(PS)/gate.log); \
+	if [ -n "$$rc" ] && [ "$$rc" = "$$gc" ]; then \
+	  echo "PASS postsynth cycles: the netlist halts $${gc#halted OK }, as the RTL does"; pass=$$((pass+1)); \
+	else echo "FAIL postsynth cycles: the RTL $${rc:-did not halt}, the netlist $${gc:-did not halt}"; fail=$$((fail+1)); fi; \
 	echo "postsynth: $$pass passed, $$fail failed"; test $$fail -eq 0
 
 # ---- RTL simulation of a board -----------------------------------------------------------
@@ -567,7 +590,9 @@ fpga-test: deps
 	  done; \
 	  $(FPGA_MAKE) --no-print-directory ice40 BOARD=hx8k > $(FPGA_BUILD)/test-hx8k.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-hx8k.rc; \
-	  $(call fpga_test_fw,hx8k,ice40,bin) ) & \
+	  $(call fpga_test_fw,hx8k,ice40,bin); \
+	  .venv/bin/python tests/fpga/test_ice40_opt.py > $(FPGA_BUILD)/test-opt.log 2>&1; \
+	  echo $$? > $(FPGA_BUILD)/test-opt.rc ) & \
 	wait; pass=0; fail=0; \
 	for b in icebreaker ulx3s hx8k; do \
 	  line=$$(grep "^fpga $$b:" $(FPGA_BUILD)/test-$$b.log | head -1); \
@@ -589,5 +614,7 @@ fpga-test: deps
 	  pass=$$((pass+1)); else echo "FAIL rtl_cut.py --check rtl:"; echo "$$cut"; fail=$$((fail+1)); fi; \
 	if sta=$$(.venv/bin/python tests/fpga/test_fpga_sdf_sta.py); then echo "PASS $$(echo "$$sta" | tail -1) (the DSP path analysis on known designs)"; \
 	  pass=$$((pass+1)); else echo "$$sta" | grep -v "^PASS"; fail=$$((fail+1)); fi; \
+	if [ "$$(cat $(FPGA_BUILD)/test-opt.rc)" = 0 ]; then echo "PASS $$(tail -1 $(FPGA_BUILD)/test-opt.log) (ice40_opt.py: each netlist pass, simulated before and after)"; \
+	  pass=$$((pass+1)); else grep -v "^PASS" $(FPGA_BUILD)/test-opt.log | tail -8; fail=$$((fail+1)); fi; \
 	echo "fpga-test: $$(( $$(date +%s) - s )) s"; \
 	echo "fpga: $$pass passed, $$fail failed"; test $$fail -eq 0

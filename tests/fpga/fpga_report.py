@@ -111,7 +111,7 @@ out = [f"# FPGA build: {a.board}", "",
        + (f"; defines: {a.defines.strip()}" if a.defines.strip() else "") + ".", "",
        "| resource | used | available | % |", "|---|---|---|---|"]
 for name, u, av in rows:
-    out.append(f"| {name} | {u:,} | {av:,} | {100.0 * u / av:.0f}% |")
+    out.append(f"| {name} | {u:,} | {av:,} | {100.0 * u / av:.1f}% |")
 use_ok = True
 use_lines = []
 if a.pack:
@@ -127,7 +127,7 @@ out += ["", f"Synthesis (yosys `stat`): {luts:,} LUT4, {ffs:,} flip-flops, {carr
         f"| achieved Fmax | {fmax:.2f} |",
         f"| goal (issue #5) | {a.goal_mhz:g} |", "",
         f"Timing at the board clock: **{'met' if timing_ok else 'NOT MET'}**. "
-        f"Goals: logic <= {a.goal_lc:g}%: {'met' if goal_lc_ok else 'NOT met'} ({lc_pct:.0f}%); "
+        f"Goals: logic <= {a.goal_lc:g}%: {'met' if goal_lc_ok else 'NOT met'} ({lc_pct:.1f}%); "
         f">= {a.goal_mhz:g} MHz: {'met' if goal_mhz_ok else 'NOT met'} ({fmax:.1f} MHz).", ""]
 if crit:
     out += [f"Critical path: {crit}.", ""]
@@ -146,7 +146,8 @@ if a.sdf:
         period = 1000.0 / a.goal_mhz
         out += [f"DSP blocks: nextpnr has no delays for the DSP block itself and times its ports "
                 f"as registers with a nominal 0.1 ns clock-to-out and setup (the actor unit keeps "
-                f"registers there, rtl/boards/am_dsp_ice40.v). From the routed design's SDF "
+                f"registers there, rtl/boards/am_dsp_ice40.v, and tests/fpga/ice40_opt.py moves "
+                f"flip-flops there after synthesis). From the routed design's SDF "
                 f"(`tests/fpga/fpga_sdf_sta.py`, which finds the same {sta['all']:.1f} ns critical "
                 f"path): the longest path into a DSP input takes {sta['into_dsp']:.1f} ns, out of a "
                 f"DSP output {sta['out_of_dsp']:.1f} ns"
@@ -160,7 +161,7 @@ if t1 is not None and t2 is not None:
     out += [f"Build time: synthesis {t1} s, place and route {t2} s.", ""]
 (d / "report.md").write_text("\n".join(out))
 
-print(f"fpga {a.board}: {lc['used']}/{lc['available']} {logic_key} ({lc_pct:.0f}%), "
+print(f"fpga {a.board}: {lc['used']}/{lc['available']} {logic_key} ({lc_pct:.1f}%), "
       + ", ".join(f"{k} {util[k]['used']}/{util[k]['available']}" for k, _ in mems if k in util)
       + f"; Fmax {fmax:.2f} MHz at a {a.clock_mhz:g} MHz clock: timing {'met' if timing_ok else 'NOT MET'}"
       + f" (goals: <= {a.goal_lc:g}% {'ok' if goal_lc_ok else 'NOT met'}, >= {a.goal_mhz:g} MHz "

@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""ice40_opt.py IN_JSON OUT_JSON [--dsp N] [--nextpnr CMD] -- fewer logic cells
+for a synthesized iCE40 netlist, the same logic, cycle for cycle.
+
+An iCE40 logic cell (LC) holds one LUT4, one flip-flop whose input only that
+LUT can drive, and one carry whose inputs are that LUT's I1 and I2. yosys'
+abc9 maps the design into LUTs, flip-flops and carries; nextpnr-ice40 packs
+them into LCs. Four passes on the yosys JSON netlist, between the two, take
+out cells that mapping and packing leave (docs/fpga.md, step 30). Each pass
+changes only how the logic is built, never what it computes:
+
+  absorb   a LUT whose every load is a LUT input goes into its loads, when
+           each load then still has at most four inputs (its INIT composed
+           with the absorbed one's); when its loads are LUTs and one
+           flip-flop, it stays for the flip-flop only, and the two share a
+           cell. Never a LUT that shares a cell with a carry (I1, I2 = the
+           carry's inputs, I3 = its carry-in), nor a carry partner's I1-I3.
+  merge    of two LUTs that compute the same function, or one the other's
+           complement, of the same inputs, one goes: its loads read the
+           other (a complement only where every load is a LUT, whose INIT
+           takes the inversion).
+  dsp      flip-flop-only cells (their input is another flip-flop, a LUT
+           with other loads, a RAM or DSP output) go into the output
+           registers of the spare SB_MAC16 DSP blocks (--dsp: the device
+           has N; 0 = none), 16 to a register half, one enable per half, as
+           rtl/boards/am_dsp_ice40.v's am_dsp_reg2x16 sets them up (the
+           register loads the C / D input unless held; hold = the inverted
+           enable, a LUT). Also the top half of a block whose top outputs
+           have no load (am_dsp_down counting 16 bits). Only SB_DFF / SB_DFFE
+           on the design's clock: the DSP's output reset is asynchronous, a
+           flip-flop's reset here synchronous; not one fed from a pin or
+           from a flip-flop fed from a pin (a synchronizer's first two
+           stages stay flip-flops).
+  host     a carry that nextpnr-ice40 packs into a cell of its own (no LUT
+           reads its inputs on I1, I2 and its carry-in on I3) while a
+           one-input LUT has a cell of its own: the LUT's I1-I3 are connected
+           to the carry's inputs and carry-in, which its function ignores, and
+           nextpnr's packer puts the two in one cell. Only carries whose
+           carry-in comes from the previous carry (nextpnr packs a carry with
+           a LUT only then). Which carries and LUTs nextpnr leaves alone is
+           read from its own packing (--nextpnr: the nextpnr-ice40 command
+           with the device and pins, run with --pack-only); the pass is kept
+           only if the packing after it has fewer LCs.
+
+Same behavior: every pass rewrites LUT INITs by evaluating the functions
+they replace over all 16 input combinations; a DSP half loads its input at
+every clock edge its hold is low as the flip-flop does when its enable is
+high. Checked by tests/fpga/test_ice40_opt.py (small designs, each pass,
+simulated before and after on yosys' cell models; broken rewrites must be
+caught) and by `make postsynth` (the iCEBreaker's whole netlist after these
+passes runs the demo with the RTL's console output).
+
+Prints what each pass did (the DSP pass: one line per register half);
+exits 1 on a netlist it does not understand.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+PINS = ("I0", "I1", "I2", "I3")
+LUT_PORTS = {"I0": "input", "I1": "input", "I2": "input", "I3": "input", "O": "output"}
+HALF = 16
+# am_dsp_reg2x16's configuration: both halves load their input (C / D)
+# through the adder's upper input, the output is the register
+REG_PARAMS = {
+    "A_REG": "0", "B_REG": "0", "C_REG": "0", "D_REG": "0", "MODE_8x8": "1",
+    "TOPOUTPUT_SELECT": "01", "BOTOUTPUT_SELECT": "01",
+    "TOPADDSUB_LOWERINPUT": "00", "TOPADDSUB_UPPERINPUT": "1", "TOPADDSUB_CARRYSELECT": "00",
+    "BOTADDSUB_LOWERINPUT": "00", "BOTADDSUB_UPPERINPUT": "1", "BOTADDSUB_CARRYSELECT": "00",
+}
+MAC_IN = ["CLK", "CE", "C", "A", "B", "D", "AHOLD", "BHOLD", "CHOLD", "DHOLD", "IRSTTOP",
+          "IRSTBOT", "ORSTTOP", "ORSTBOT", "OLOADTOP", "OLOADBOT", "ADDSUBTOP", "ADDSUBBOT",
+          "OHOLDTOP", "OHOLDBOT", "CI", "ACCUMCI", "SIGNEXTIN"]
+MAC_OUT = ["O", "CO", "ACCUMCO", "SIGNEXTOUT"]
+REG_NAME = re.compile(r"^(.*?)(?:_SB_DFF\w*?_Q(?:_\d+)?)?$")
+
+
+class Netlist:
+    """The top module of a yosys JSON netlist, with drivers and loads per bit
+    (a top-level input drives its bits as "<pin>", an output loads them)."""
+
+    def __init__(self, design):
+        tops = [m for m in design["modules"].values() if m.get("attributes", {}).get("top")]
+        if len(tops) != 1:
+            raise ValueError(f"expected one top module, found {len(tops)}")
+        self.mod = tops[0]
+        self.cells = self.mod["cells"]
+        bits = [b for n in self.mod["netnames"].values() for b in n["bits"] if isinstance(b, int)]
+        self.next_bit = max(bits, default=1) + 1
+        self.index()
+
+    def index(self):
+        self.driver, self.loads = {}, collections.defaultdict(list)
+        for name, cell in self.cells.items():
+            dirs = cell.get("port_directions", {})
+            for port, bits in cell["connections"].items():
+                if port not in dirs:
+                    raise ValueError(f"cell {name} ({cell['type']}): no direction for port {port}")
+                for b in bits:
+                    if isinstance(b, int):
+                        if dirs[port] == "output":
+                            self.driver[b] = (name, port)
+                        else:
+                            self.loads[b].append((name, port))
+        for port in self.mod.get("ports", {}).values():
+            for b in port["bits"]:
+                if isinstance(b, int):
+                    if port["direction"] == "input":
+                        self.driver.setdefault(b, ("<pin>", None))
+                    else:
+                        self.loads[b].append(("<pin>", None))
+
+    def new_net(self, name):
+        b = self.next_bit
+        self.next_bit += 1
+        self.mod["netnames"][name] = {"hide_name": 0, "bits": [b], "attributes": {}}
+        return b
+
+    def type_of(self, name):
+        return self.cells[name]["type"] if name in self.cells else name
+
+    def carry_keys(self):
+        """(I0, I1, CI) of every carry whose carry-in is a net: the LUT that
+        nextpnr packs with it has these on I1, I2, I3."""
+        return {tuple(c["connections"][p][0] for p in ("I0", "I1", "CI"))
+                for c in self.cells.values()
+                if c["type"] == "SB_CARRY" and isinstance(c["connections"]["CI"][0], int)}
+
+
+# ---------------------------------------------------------------- LUT functions
+def lut_value(cell, values):
+    """The LUT's output for the net values in `values` (constants '0'/'1' on
+    its pins as they are; an unconnected pin reads 0)."""
+    idx = 0
+    for k, p in enumerate(PINS):
+        v = cell["connections"][p][0]
+        bit = values[v] if isinstance(v, int) else (1 if v == "1" else 0)
+        idx |= bit << k
+    init = cell["parameters"]["LUT_INIT"]
+    if len(init) != 16 or set(init) - {"0", "1"}:
+        raise ValueError(f"LUT_INIT {init!r}: expected 16 binary digits")
+    return int(init[15 - idx])
+
+
+def lut_inputs(cell):
+    """The distinct nets on the LUT's pins, in pin order."""
+    return list(dict.fromkeys(cell["connections"][p][0] for p in PINS
+                              if isinstance(cell["connections"][p][0], int)))
+
+
+def set_lut(cell, pins, fn):
+    """Connect the LUT's pins to `pins` (net or '0' per pin) and set its INIT
+    to fn(values), values mapping each connected net to its bit."""
+    bits = []
+    for idx in range(16):
+        values = {}
+        for k, p in enumerate(PINS):
+            if isinstance(pins[p], int):
+                values[pins[p]] = (idx >> k) & 1
+        bits.append(fn(values))
+    # a net on two pins: only the consistent rows are reachable; fn saw the last
+    cell["parameters"]["LUT_INIT"] = "".join(str(b) for b in reversed(bits))
+    for p in PINS:
+        cell["connections"][p] = [pins[p]]
+
+
+def truth_table(cell):
+    nets = sorted(lut_inputs(cell))
+    table = tuple(lut_value(cell, {n: (a >> i) & 1 for i, n in enumerate(nets)})
+                  for a in range(1 << len(nets)))
+    return tuple(nets), table
+
+
+# ---------------------------------------------------------------- pass: absorb
+def absorb(design, log=print):
+    nl = Netlist(design)
+    cells = nl.cells
+    done = 0
+    while True:
+        nl.index()
+        keys = nl.carry_keys()
+
+        def partner(c):
+            return tuple(c["connections"][p][0] for p in ("I1", "I2", "I3")) in keys
+
+        changed = 0
+        for name in sorted(cells):
+            lut = cells.get(name)
+            if lut is None or lut["type"] != "SB_LUT4" or partner(lut):
+                continue
+            o = lut["connections"]["O"][0]
+            loads = nl.loads[o]
+            ffs = [(u, p) for u, p in loads if nl.type_of(u).startswith("SB_DFF") and p == "D"]
+            others = [x for x in loads if x not in ffs]
+            if len(ffs) > 1 or not others or any(nl.type_of(u) != "SB_LUT4" for u, _ in others):
+                continue
+            ins = lut_inputs(lut)
+            if o in ins:
+                continue
+            plans = []
+            for u, p in others:
+                load = cells[u]
+                if [load["connections"][q][0] for q in PINS].count(o) != 1:
+                    plans = None
+                    break
+                keep = {q: load["connections"][q][0] for q in PINS
+                        if q != p and isinstance(load["connections"][q][0], int)}
+                if partner(load):   # its I1-I3 stay where the carry needs them
+                    if p != "I0":
+                        plans = None
+                        break
+                    free = [p]
+                else:
+                    free = [q for q in PINS if q not in keep]
+                need = [n for n in ins if n not in keep.values()]
+                if len(need) > len(free):
+                    plans = None
+                    break
+                plans.append((u, p, keep, free, need))
+            if not plans:
+                continue
+            inner = {"connections": {q: list(lut["connections"][q]) for q in PINS},
+                     "parameters": dict(lut["parameters"])}
+            for u, p, keep, free, need in plans:
+                load = cells[u]
+                outer = {"connections": {q: list(load["connections"][q]) for q in PINS},
+                         "parameters": dict(load["parameters"])}
+                pins = {q: keep.get(q, "0") for q in PINS}
+                for q, n in zip(free, need):
+                    pins[q] = n
+
+                def fn(values, outer=outer):
+                    v = dict(values)
+                    v[o] = lut_value(inner, v)
+                    return lut_value(outer, v)
+                set_lut(load, pins, fn)
+            if not ffs:
+                del cells[name]
+            done += 1
+            changed += 1
+            break   # the loads' pins changed: index again before the next
+        if not changed:
+            break
+    log(f"ice40_opt absorb: {done} LUTs into their loads")
+    return done
+
+
+# ---------------------------------------------------------------- pass: merge
+def merge(design, log=print):
+    nl = Netlist(design)
+    cells = nl.cells
+    keys = nl.carry_keys()
+
+    def partner(c):
+        return tuple(c["connections"][p][0] for p in ("I1", "I2", "I3")) in keys
+
+    groups = collections.defaultdict(list)
+    for name in sorted(cells):
+        if cells[name]["type"] == "SB_LUT4":
+            groups[truth_table(cells[name])].append(name)
+    done = 0
+    for (nets, table), names in sorted(groups.items()):
+        for inv, key in ((0, (nets, table)), (1, (nets, tuple(1 - t for t in table)))):
+            keep = [n for n in groups.get(key, []) if n in cells]
+            if not keep:
+                continue
+            k = keep[0]
+            ko = cells[k]["connections"]["O"][0]
+            for name in names:
+                if name == k or name not in cells or partner(cells[name]):
+                    continue
+                o = cells[name]["connections"]["O"][0]
+                loads = nl.loads[o]
+                if not loads or any(u not in cells for u, _ in loads):
+                    continue
+                if inv and any(nl.type_of(u) != "SB_LUT4" or (partner(cells[u]) and p != "I0")
+                               for u, p in loads):
+                    continue
+                for u, p in loads:
+                    load = cells[u]
+                    if inv:
+                        outer = {"connections": {q: list(load["connections"][q]) for q in PINS},
+                                 "parameters": dict(load["parameters"])}
+                        pins = {q: (ko if outer["connections"][q][0] == o else outer["connections"][q][0])
+                                for q in PINS}
+
+                        def fn(values, outer=outer, o=o, ko=ko):
+                            v = dict(values)
+                            v[o] = 1 - v[ko]
+                            return lut_value(outer, v)
+                        set_lut(load, pins, fn)
+                    else:
+                        for q, bits in load["connections"].items():
+                            load["connections"][q] = [ko if b == o else b for b in bits]
+                    nl.loads[ko].append((u, p))
+                del cells[name]
+                done += 1
+    log(f"ice40_opt merge: {done} LUTs equal to another, or its complement")
+    return done
+
+
+# ---------------------------------------------------------------- pass: dsp
+def flip_flop_only(nl, cell):
+    """The flip-flop cannot share a logic cell with the LUT computing its input."""
+    d = cell["connections"]["D"][0]
+    if not isinstance(d, int):
+        return True
+    drv = nl.driver.get(d)
+    return not (drv and drv[0] in nl.cells and nl.cells[drv[0]]["type"] == "SB_LUT4"
+                and len(nl.loads[d]) == 1)
+
+
+def register_name(name):
+    return REG_NAME.match(name).group(1)
+
+
+def free_top_halves(nl):
+    """Existing SB_MAC16s whose top output register is unread (its O[31:16],
+    CO, ACCUMCO and SIGNEXTOUT have no loads) and whose top adder adds 0 (A = 0)."""
+    out = []
+    for name, cell in sorted(nl.cells.items()):
+        if cell["type"] != "SB_MAC16":
+            continue
+        con, par = cell["connections"], cell["parameters"]
+        top_out = con["O"][16:] + con["CO"] + con["ACCUMCO"] + con["SIGNEXTOUT"]
+        if any(isinstance(b, int) and nl.loads[b] for b in top_out):
+            continue
+        if par.get("TOPOUTPUT_SELECT") not in ("01", "1") or par.get("C_REG", "0") != "0":
+            continue
+        if any(b != "0" for b in con["A"]):
+            continue
+        out.append(name)
+    return out
+
+
+def dsp(design, n_dsp=8, log=print):
+    nl = Netlist(design)
+    cells = nl.cells
+    ffs = {n: c for n, c in cells.items() if c["type"].startswith("SB_DFF")}
+    if not ffs or n_dsp <= 0:
+        log("ice40_opt dsp: nothing to do")
+        return 0
+    clk = collections.Counter(c["connections"]["C"][0] for c in ffs.values()).most_common(1)[0][0]
+    def from_pin(net, hops):
+        """The net is a pin, or a flip-flop's output within `hops` flip-flops of one."""
+        drv = nl.driver.get(net, ("",))[0]
+        if drv == "<pin>":
+            return True
+        if hops and drv in cells and cells[drv]["type"].startswith("SB_DFF"):
+            return from_pin(cells[drv]["connections"]["D"][0], hops - 1)
+        return False
+
+    groups = collections.defaultdict(list)
+    for name, cell in ffs.items():
+        d = cell["connections"]["D"][0]
+        # not a synchronizer's first or second stage
+        if cell["type"] in ("SB_DFF", "SB_DFFE") and cell["connections"]["C"][0] == clk \
+                and flip_flop_only(nl, cell) and not from_pin(d, 1):
+            groups[cell["connections"].get("E", ["1"])[0]].append(name)
+    chunks = []
+    for enable, names in groups.items():
+        names.sort()
+        chunks += [(enable, names[i:i + HALF]) for i in range(0, len(names), HALF)]
+    chunks.sort(key=lambda ch: (-len(ch[1]), ch[1][0]))
+    n_mac = sum(1 for c in cells.values() if c["type"] == "SB_MAC16")
+    tops = free_top_halves(nl)
+    slots = [("top", t) for t in tops] + [("new", i) for i in range(2 * max(0, n_dsp - n_mac))]
+    chunks = chunks[:len(slots)]
+    inverted = {}
+    moved = 0
+
+    def hold_of(enable):
+        if enable == "1":
+            return "0"
+        if enable not in inverted:
+            k = len(inverted)
+            o = nl.new_net(f"$ice40_opt$hold{k}$o")
+            cells[f"$ice40_opt$hold{k}"] = {
+                "hide_name": 1, "type": "SB_LUT4", "attributes": {},
+                "parameters": {"LUT_INIT": "0101010101010101"},   # O = !I0
+                "port_directions": dict(LUT_PORTS),
+                "connections": {"I0": [enable], "I1": ["0"], "I2": ["0"], "I3": ["0"], "O": [o]}}
+            inverted[enable] = o
+        return inverted[enable]
+
+    def fill(con, half, enable, names, where):
+        nonlocal moved
+        data, hold, base = ("C", "OHOLDTOP", HALF) if half == "top" else ("D", "OHOLDBOT", 0)
+        con[data] = ["0"] * HALF
+        con[hold] = [hold_of(enable)]
+        con["ORST" + half.upper()] = ["0"]
+        con["OLOAD" + half.upper()] = ["1"]
+        con["ADDSUB" + half.upper()] = ["0"]
+        for i, name in enumerate(names):
+            ff = cells.pop(name)
+            con[data][i] = ff["connections"]["D"][0]
+            con["O"][base + i] = ff["connections"]["Q"][0]
+            moved += 1
+        regs = sorted(collections.Counter(register_name(n) for n in names).items())
+        log(f"ice40_opt dsp: {where} {half}: {len(names)} flip-flops, enable "
+            f"{'1' if enable == '1' else 'net ' + str(enable)}: "
+            + ", ".join(f"{r} ({k})" for r, k in regs))
+
+    new_cells = []
+    used_tops = 0
+    for (kind, slot), (enable, names) in zip(slots, chunks):
+        if kind == "top":
+            cell = cells[slot]
+            for p in ("TOPADDSUB_LOWERINPUT", "TOPADDSUB_UPPERINPUT", "TOPADDSUB_CARRYSELECT",
+                      "TOPOUTPUT_SELECT"):
+                cell["parameters"][p] = REG_PARAMS[p]
+            con = cell["connections"]
+            con["O"] = [b if i < HALF else nl.new_net(f"$ice40_opt${slot}$o{i}")
+                        for i, b in enumerate(con["O"])]
+            fill(con, "top", enable, names, slot)
+            used_tops += 1
+            continue
+        if slot % 2 == 0:
+            k = len(new_cells)
+            con = {p: ["0"] for p in MAC_IN}
+            for p in ("A", "B", "C", "D"):
+                con[p] = ["0"] * HALF
+            for p in ("AHOLD", "BHOLD", "CHOLD", "DHOLD", "OHOLDTOP", "OHOLDBOT", "CE"):
+                con[p] = ["1"]
+            con["CLK"] = [clk]
+            con["O"] = [nl.new_net(f"$ice40_opt$dsp{k}$o{i}") for i in range(2 * HALF)]
+            for p in MAC_OUT[1:]:
+                con[p] = [nl.new_net(f"$ice40_opt$dsp{k}${p}")]
+            dirs = {p: "input" for p in MAC_IN}
+            dirs.update({p: "output" for p in MAC_OUT})
+            new_cells.append({"hide_name": 1, "type": "SB_MAC16", "attributes": {},
+                              "parameters": dict(REG_PARAMS), "port_directions": dirs,
+                              "connections": con})
+        fill(new_cells[-1]["connections"], "top" if slot % 2 == 0 else "bot", enable, names,
+             f"$ice40_opt$dsp{len(new_cells) - 1}")
+    for k, cell in enumerate(new_cells):
+        cells[f"$ice40_opt$dsp{k}"] = cell
+    log(f"ice40_opt dsp: {moved} flip-flops into {len(new_cells)} new SB_MAC16 and {used_tops} "
+        f"free top halves ({n_mac} SB_MAC16 before, {n_mac + len(new_cells)} of {n_dsp} after), "
+        f"{len(inverted)} LUTs for the holds")
+    return moved
+
+
+# ---------------------------------------------------------------- pass: host
+def nextpnr_pack(design, nextpnr):
+    """Pack `design` with `nextpnr` --pack-only: (LC count, packed cells)."""
+    with tempfile.TemporaryDirectory(dir=os.environ.get("ICE40_OPT_TMP")) as tmp:
+        src, out, logf = (os.path.join(tmp, n) for n in ("in.json", "pack.json", "pack.log"))
+        with open(src, "w") as f:
+            json.dump(design, f)
+        cmd = shlex.split(nextpnr) + ["--json", src, "--pack-only", "--write", out, "-q", "-l", logf]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise ValueError(f"{' '.join(cmd)} failed: {open(logf).read()[-500:] if os.path.exists(logf) else r.stderr}")
+        m = re.search(r"ICESTORM_LC:\s+(\d+)/", open(logf).read())
+        with open(out) as f:
+            packed = json.load(f)
+    mods = list(packed["modules"].values())
+    return int(m.group(1)), mods[0]["cells"]
+
+
+def host(design, nextpnr, log=print):
+    lcs, packed = nextpnr_pack(design, nextpnr)
+    trial = json.loads(json.dumps(design))
+    nl = Netlist(trial)
+    cells = nl.cells
+    # carries nextpnr gave a cell of their own, with nothing else in it
+    alone = sorted(n[:-len("$CARRY")] for n, c in packed.items()
+                   if n.endswith("$CARRY") and int(c["parameters"].get("LUT_INIT", "0"), 2) == 0)
+    chained = [n for n in alone if n in cells and isinstance(cells[n]["connections"]["CI"][0], int)
+               and nl.type_of(nl.driver.get(cells[n]["connections"]["CI"][0], ("",))[0]) == "SB_CARRY"]
+    # one-input LUTs nextpnr gave a cell of their own (no flip-flop, no carry)
+    donors = []
+    for n, c in sorted(packed.items()):
+        if c["type"] != "ICESTORM_LC" or not n.endswith("_LC") \
+                or c["parameters"].get("CARRY_ENABLE") == "1" or c["parameters"].get("DFF_ENABLE") == "1":
+            continue
+        lut = n[:-3]
+        if lut in cells and cells[lut]["type"] == "SB_LUT4" and len(lut_inputs(cells[lut])) <= 1:
+            donors.append(lut)
+    hosted = 0
+    for carry in chained:
+        if not donors:
+            break
+        c = cells[carry]
+        name = donors.pop(0)
+        lut = cells[name]
+        ins = lut_inputs(lut)
+        x = ins[0] if ins else "0"
+        # the LUT reads the carry's inputs on I1, I2 and its carry-in on I3,
+        # as nextpnr's packer wants them, and ignores them
+        inner = {"connections": {q: list(lut["connections"][q]) for q in PINS},
+                 "parameters": dict(lut["parameters"])}
+        pins = {"I0": x, "I1": c["connections"]["I0"][0], "I2": c["connections"]["I1"][0],
+                "I3": c["connections"]["CI"][0]}
+        set_lut(lut, pins, lambda v, inner=inner, x=x: lut_value(
+            inner, {x: v[x]} if isinstance(x, int) else {}))
+        hosted += 1
+    after, _ = nextpnr_pack(trial, nextpnr) if hosted else (lcs, None)
+    if after < lcs:
+        design.clear()
+        design.update(trial)
+        log(f"ice40_opt host: {hosted} lone carries into the cells of one-input LUTs: "
+            f"{lcs} -> {after} LCs")
+        return lcs - after
+    log(f"ice40_opt host: {hosted} carries could go into one-input LUTs' cells; "
+        f"{lcs} -> {after} LCs, not kept")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("inp")
+    ap.add_argument("out")
+    ap.add_argument("--dsp", type=int, default=0,
+                    help="SB_MAC16 blocks the device has (UP5K: 8; 0: no dsp pass)")
+    ap.add_argument("--nextpnr", default="",
+                    help="nextpnr-ice40 with the device's flags and pins (no host pass without it)")
+    ap.add_argument("--passes", default="absorb,merge,absorb,dsp,host",
+                    help="the passes, in order (default: %(default)s)")
+    a = ap.parse_args()
+    with open(a.inp) as f:
+        design = json.load(f)
+    try:
+        for p in a.passes.split(","):
+            if p == "absorb":
+                absorb(design)
+            elif p == "merge":
+                merge(design)
+            elif p == "dsp":
+                dsp(design, a.dsp)
+            elif p == "host":
+                if a.nextpnr:
+                    host(design, a.nextpnr)
+            else:
+                raise ValueError(f"unknown pass {p!r} (absorb, merge, dsp, host)")
+    except (ValueError, KeyError) as e:
+        print(f"ice40_opt: {a.inp}: {e}", file=sys.stderr)
+        return 1
+    with open(a.out, "w") as f:
+        json.dump(design, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
