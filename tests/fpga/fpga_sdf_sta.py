@@ -155,7 +155,7 @@ def analyse(sdf_text, report=None):
         res["through_dsp"] = longest(g, starts, setups, is_dsp, is_dsp)
         dsp = [v for v in (res["into_dsp"], res["out_of_dsp"]) if v is not None]
         res["longest_dsp"] = max(dsp) if dsp else None
-        res["room"] = res["all"] - max(dsp) if dsp else None
+        res["room"] = res["all"] - res["longest_dsp"] if dsp else None
     if report:
         res["nextpnr_critical"] = report_critical(report)
     return res

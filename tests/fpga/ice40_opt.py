@@ -125,12 +125,14 @@ class Netlist:
     def type_of(self, name):
         return self.cells[name]["type"] if name in self.cells else name
 
-    def carry_keys(self):
-        """(I0, I1, CI) of every carry whose carry-in is a net: the LUT that
-        nextpnr packs with it has these on I1, I2, I3."""
-        return {tuple(c["connections"][p][0] for p in ("I0", "I1", "CI"))
+    def carry_partner(self):
+        """A test: does this LUT share a cell with a carry? nextpnr packs a
+        carry whose carry-in is a net with the LUT that has the carry's I0,
+        I1 and CI on its I1, I2, I3 (as the netlist stands now)."""
+        keys = {tuple(c["connections"][p][0] for p in ("I0", "I1", "CI"))
                 for c in self.cells.values()
                 if c["type"] == "SB_CARRY" and isinstance(c["connections"]["CI"][0], int)}
+        return lambda lut: tuple(lut["connections"][p][0] for p in ("I1", "I2", "I3")) in keys
 
 
 # ---------------------------------------------------------------- LUT functions
@@ -170,6 +172,12 @@ def set_lut(cell, pins, fn):
         cell["connections"][p] = [pins[p]]
 
 
+def lut_copy(cell):
+    """The LUT's pins and INIT as they are now (to evaluate after a rewrite)."""
+    return {"connections": {q: list(cell["connections"][q]) for q in PINS},
+            "parameters": dict(cell["parameters"])}
+
+
 def truth_table(cell):
     nets = sorted(lut_inputs(cell))
     table = tuple(lut_value(cell, {n: (a >> i) & 1 for i, n in enumerate(nets)})
@@ -184,11 +192,7 @@ def absorb(design, log=print):
     done = 0
     while True:
         nl.index()
-        keys = nl.carry_keys()
-
-        def partner(c):
-            return tuple(c["connections"][p][0] for p in ("I1", "I2", "I3")) in keys
-
+        partner = nl.carry_partner()
         changed = 0
         for name in sorted(cells):
             lut = cells.get(name)
@@ -225,12 +229,10 @@ def absorb(design, log=print):
                 plans.append((u, p, keep, free, need))
             if not plans:
                 continue
-            inner = {"connections": {q: list(lut["connections"][q]) for q in PINS},
-                     "parameters": dict(lut["parameters"])}
+            inner = lut_copy(lut)
             for u, p, keep, free, need in plans:
                 load = cells[u]
-                outer = {"connections": {q: list(load["connections"][q]) for q in PINS},
-                         "parameters": dict(load["parameters"])}
+                outer = lut_copy(load)
                 pins = {q: keep.get(q, "0") for q in PINS}
                 for q, n in zip(free, need):
                     pins[q] = n
@@ -255,11 +257,7 @@ def absorb(design, log=print):
 def merge(design, log=print):
     nl = Netlist(design)
     cells = nl.cells
-    keys = nl.carry_keys()
-
-    def partner(c):
-        return tuple(c["connections"][p][0] for p in ("I1", "I2", "I3")) in keys
-
+    partner = nl.carry_partner()
     groups = collections.defaultdict(list)
     for name in sorted(cells):
         if cells[name]["type"] == "SB_LUT4":
@@ -285,8 +283,7 @@ def merge(design, log=print):
                 for u, p in loads:
                     load = cells[u]
                     if inv:
-                        outer = {"connections": {q: list(load["connections"][q]) for q in PINS},
-                                 "parameters": dict(load["parameters"])}
+                        outer = lut_copy(load)
                         pins = {q: (ko if outer["connections"][q][0] == o else outer["connections"][q][0])
                                 for q in PINS}
 
@@ -347,6 +344,7 @@ def dsp(design, n_dsp=8, log=print):
         log("ice40_opt dsp: nothing to do")
         return 0
     clk = collections.Counter(c["connections"]["C"][0] for c in ffs.values()).most_common(1)[0][0]
+
     def from_pin(net, hops):
         """The net is a pin, or a flip-flop's output within `hops` flip-flops of one."""
         drv = nl.driver.get(net, ("",))[0]
@@ -495,8 +493,7 @@ def host(design, nextpnr, log=print):
         x = ins[0] if ins else "0"
         # the LUT reads the carry's inputs on I1, I2 and its carry-in on I3,
         # as nextpnr's packer wants them, and ignores them
-        inner = {"connections": {q: list(lut["connections"][q]) for q in PINS},
-                 "parameters": dict(lut["parameters"])}
+        inner = lut_copy(lut)
         pins = {"I0": x, "I1": c["connections"]["I0"][0], "I2": c["connections"]["I1"][0],
                 "I3": c["connections"]["CI"][0]}
         set_lut(lut, pins, lambda v, inner=inner, x=x: lut_value(

@@ -199,17 +199,16 @@ def main():
         bad = simulate(tmp, raw, opt, "cells")
         check(bad == 0, f"absorb: the same outputs on every cycle ({bad} mismatches)")
         broken = copy.deepcopy(opt)
-        m1 = ice40_opt.Netlist(broken).cells["u_m1"]["parameters"]
-        m1["LUT_INIT"] = ("1" if m1["LUT_INIT"][0] == "0" else "0") + m1["LUT_INIT"][1:] \
-            if "1" in m1["LUT_INIT"][8:] else m1["LUT_INIT"]
-        init = m1["LUT_INIT"]
-        # flip the bit of a reachable row: a[0] = a[1] = 1, a[2] = 0 on the composed LUT
-        pins = [ice40_opt.Netlist(broken).cells["u_m1"]["connections"][p][0] for p in ice40_opt.PINS]
-        nets = {ice40_opt.Netlist(broken).mod["ports"]["a"]["bits"][k]: k for k in range(8)}
-        idx = sum((1 if isinstance(p, int) and nets.get(p) in (0, 1) else 0) << k
-                  for k, p in enumerate(pins))
-        m1["LUT_INIT"] = "".join(("1" if c == "0" else "0") if 15 - i == idx else c
-                                 for i, c in enumerate(init))
+        bn = ice40_opt.Netlist(broken)
+        m1 = bn.cells["u_m1"]
+        # flip the bit of a reachable row of the composed LUT: a[0] = a[1] = 1
+        # (l1's inputs), every other input 0
+        bit = {b: k for k, b in enumerate(bn.mod["ports"]["a"]["bits"])}
+        idx = sum((1 if bit.get(m1["connections"][p][0]) in (0, 1) else 0) << k
+                  for k, p in enumerate(ice40_opt.PINS))
+        init = m1["parameters"]["LUT_INIT"]
+        m1["parameters"]["LUT_INIT"] = "".join(("1" if c == "0" else "0") if 15 - i == idx else c
+                                               for i, c in enumerate(init))
         bad = simulate(tmp, raw, broken, "cells")
         check(bad > 0, f"absorb: a composed LUT with one INIT bit flipped is caught ({bad} mismatches)")
 
@@ -253,14 +252,14 @@ def main():
                   f"reset registers stay)")
             bad = simulate(tmp, raw, opt, "regs")
             check(bad == 0, f"dsp --dsp {n_dsp}: the same outputs on every cycle ({bad} mismatches)")
-        mod = ice40_opt.Netlist(opt).cells
+        opt_cells = ice40_opt.Netlist(opt).cells
         broken = copy.deepcopy(opt)
         bcells = ice40_opt.Netlist(broken).cells
         for n, c in bcells.items():
             if n.startswith("$ice40_opt$hold"):
                 c["parameters"]["LUT_INIT"] = "1010101010101010"   # hold = enable
         bad = simulate(tmp, raw, broken, "regs")
-        check(any(n.startswith("$ice40_opt$hold") for n in mod) and bad > 0,
+        check(any(n.startswith("$ice40_opt$hold") for n in opt_cells) and bad > 0,
               f"dsp: a hold not inverted is caught ({bad} mismatches)")
         broken = copy.deepcopy(opt)
         o = ice40_opt.Netlist(broken).cells["$ice40_opt$dsp0"]["connections"]["O"]
