@@ -5,20 +5,42 @@ for a synthesized iCE40 netlist, the same logic, cycle for cycle.
 An iCE40 logic cell (LC) holds one LUT4, one flip-flop whose input only that
 LUT can drive, and one carry whose inputs are that LUT's I1 and I2. yosys'
 abc9 maps the design into LUTs, flip-flops and carries; nextpnr-ice40 packs
-them into LCs. Four passes on the yosys JSON netlist, between the two, take
-out cells that mapping and packing leave (docs/fpga.md, step 30). Each pass
-changes only how the logic is built, never what it computes:
+them into LCs. Six passes on the yosys JSON netlist, between the two, take
+out cells that mapping and packing leave (docs/fpga.md, steps 30 and 31).
+Each pass changes only how the logic is built, never what it computes:
 
   absorb   a LUT whose every load is a LUT input goes into its loads, when
            each load then still has at most four inputs (its INIT composed
            with the absorbed one's); when its loads are LUTs and one
            flip-flop, it stays for the flip-flop only, and the two share a
-           cell. Never a LUT that shares a cell with a carry (I1, I2 = the
-           carry's inputs, I3 = its carry-in), nor a carry partner's I1-I3.
+           cell. A LUT read by LUTs it goes into and by flip-flops: it stays
+           for the first flip-flop, each other flip-flop gets a copy of it
+           (nextpnr packs a LUT with a flip-flop only when the flip-flop is
+           its one load; the flip-flops' cells were there anyway). Never a
+           LUT that shares a cell with a carry (I1, I2 = the carry's inputs,
+           I3 = its carry-in), nor a carry partner's I1-I3.
   merge    of two LUTs that compute the same function, or one the other's
            complement, of the same inputs, one goes: its loads read the
            other (a complement only where every load is a LUT, whose INIT
-           takes the inversion).
+           takes the inversion). Not one whose only load is a flip-flop: it
+           shares that flip-flop's cell, and removing it saves no cell.
+  cin      a carry chain whose carry-in comes from the fabric costs nextpnr
+           a feed-in cell; where the chain's first carry has a cell of its
+           own (nextpnr's packing says so) and one constant input, that
+           constant becomes its carry-in and the net one of its inputs (the
+           carry is the majority of its three inputs, which are symmetric):
+           no feed-in. Kept only if the packing after it has fewer LCs.
+  bridge   such a chain (fed from a net x) continues another chain instead,
+           one whose last carry-out only a LUT with at most one other input
+           reads (on I3, so nextpnr puts that LUT in the cell after the last
+           carry, whose carry is free): a new carry there with both inputs x
+           and that carry-in gives maj(x, x, c) = x to the chain's head, and
+           the LUT reads x on I1, I2, which its function ignores. Only chains
+           whose cells' flip-flops have one clock, enable and reset (nextpnr
+           splits a chain where they differ), at most BRIDGE_LCS cells
+           together (longer chains are hard to place), never where the new
+           edges would close a loop; each bridge is kept only if nextpnr
+           packs one cell fewer with it.
   dsp      flip-flop-only cells (their input is another flip-flop, a LUT
            with other loads, a RAM or DSP output) go into the output
            registers of the spare SB_MAC16 DSP blocks (--dsp: the device
@@ -66,6 +88,8 @@ import tempfile
 PINS = ("I0", "I1", "I2", "I3")
 LUT_PORTS = {"I0": "input", "I1": "input", "I2": "input", "I3": "input", "O": "output"}
 HALF = 16
+BRIDGE_LCS = 8   # the longest chain the bridge pass makes, in logic cells
+BRIDGE_TRIES = 40   # the most bridges it packs to try
 # am_dsp_reg2x16's configuration: both halves load their input (C / D)
 # through the adder's upper input, the output is the register
 REG_PARAMS = {
@@ -81,15 +105,19 @@ MAC_OUT = ["O", "CO", "ACCUMCO", "SIGNEXTOUT"]
 REG_NAME = re.compile(r"^(.*?)(?:_SB_DFF\w*?_Q(?:_\d+)?)?$")
 
 
+def top_module(design):
+    tops = [m for m in design["modules"].values() if m.get("attributes", {}).get("top")]
+    if len(tops) != 1:
+        raise ValueError(f"expected one top module, found {len(tops)}")
+    return tops[0]
+
+
 class Netlist:
     """The top module of a yosys JSON netlist, with drivers and loads per bit
     (a top-level input drives its bits as "<pin>", an output loads them)."""
 
     def __init__(self, design):
-        tops = [m for m in design["modules"].values() if m.get("attributes", {}).get("top")]
-        if len(tops) != 1:
-            raise ValueError(f"expected one top module, found {len(tops)}")
-        self.mod = tops[0]
+        self.mod = top_module(design)
         self.cells = self.mod["cells"]
         bits = [b for n in self.mod["netnames"].values() for b in n["bits"] if isinstance(b, int)]
         self.next_bit = max(bits, default=1) + 1
@@ -189,7 +217,7 @@ def truth_table(cell):
 def absorb(design, log=print):
     nl = Netlist(design)
     cells = nl.cells
-    done = 0
+    done = copies = 0
     while True:
         nl.index()
         partner = nl.carry_partner()
@@ -202,7 +230,7 @@ def absorb(design, log=print):
             loads = nl.loads[o]
             ffs = [(u, p) for u, p in loads if nl.type_of(u).startswith("SB_DFF") and p == "D"]
             others = [x for x in loads if x not in ffs]
-            if len(ffs) > 1 or not others or any(nl.type_of(u) != "SB_LUT4" for u, _ in others):
+            if any(nl.type_of(u) != "SB_LUT4" for u, _ in others) or not (others or len(ffs) > 1):
                 continue
             ins = lut_inputs(lut)
             if o in ins:
@@ -227,9 +255,22 @@ def absorb(design, log=print):
                     plans = None
                     break
                 plans.append((u, p, keep, free, need))
-            if not plans:
+            if plans is None:
                 continue
             inner = lut_copy(lut)
+            # flip-flops past the first: each reads a copy of its own
+            for k, (u, p) in enumerate(ffs[1:]):
+                copy = f"{name}$ice40_opt$copy{k}"
+                while copy in cells:
+                    copy += "_"
+                out = nl.new_net(copy + "$o")
+                cells[copy] = {"hide_name": 1, "type": "SB_LUT4", "attributes": {},
+                               "parameters": dict(lut["parameters"]),
+                               "port_directions": dict(LUT_PORTS),
+                               "connections": {**{q: list(lut["connections"][q]) for q in PINS},
+                                               "O": [out]}}
+                cells[u]["connections"][p] = [out]
+                copies += 1
             for u, p, keep, free, need in plans:
                 load = cells[u]
                 outer = lut_copy(load)
@@ -249,7 +290,7 @@ def absorb(design, log=print):
             break   # the loads' pins changed: index again before the next
         if not changed:
             break
-    log(f"ice40_opt absorb: {done} LUTs into their loads")
+    log(f"ice40_opt absorb: {done} LUTs into their loads ({copies} copies for flip-flops)")
     return done
 
 
@@ -277,6 +318,9 @@ def merge(design, log=print):
                 loads = nl.loads[o]
                 if not loads or any(u not in cells for u, _ in loads):
                     continue
+                if len(loads) == 1 and nl.type_of(loads[0][0]).startswith("SB_DFF") \
+                        and loads[0][1] == "D":
+                    continue    # it shares its flip-flop's cell: no cell to save
                 if inv and any(nl.type_of(u) != "SB_LUT4" or (partner(cells[u]) and p != "I0")
                                for u, p in loads):
                     continue
@@ -300,6 +344,204 @@ def merge(design, log=print):
                 done += 1
     log(f"ice40_opt merge: {done} LUTs equal to another, or its complement")
     return done
+
+
+# ---------------------------------------------------------------- pass: cin
+def lone_carries(packed):
+    """The carries nextpnr's packing gave a cell of their own, nothing else in it."""
+    return sorted(n[:-len("$CARRY")] for n, c in packed.items()
+                  if n.endswith("$CARRY") and int(c["parameters"].get("LUT_INIT", "0"), 2) == 0)
+
+
+def cin(design, nextpnr, log=print):
+    lcs, packed = nextpnr_pack(design, nextpnr)
+    trial = json.loads(json.dumps(design))
+    nl = Netlist(trial)
+    done = 0
+    for name in lone_carries(packed):
+        con = nl.cells[name]["connections"] if name in nl.cells else None
+        if con is None:
+            continue
+        x = con["CI"][0]
+        if not isinstance(x, int) or nl.type_of(nl.driver.get(x, ("",))[0]) == "SB_CARRY":
+            continue    # constant carry-in, or inside a chain
+        const = [p for p in ("I0", "I1") if con[p][0] in ("0", "1")]
+        if not const:
+            continue
+        k = const[0]
+        other = "I1" if k == "I0" else "I0"
+        # CO = maj(I0, I1, CI) is symmetric: the constant becomes the carry-in
+        con["I0"], con["I1"], con["CI"] = [con[other][0]], [x], [con[k][0]]
+        done += 1
+    return keep_if_fewer(design, trial, lcs, nextpnr, done, log,
+                          f"ice40_opt cin: {done} lone chain heads take their constant input as "
+                          f"carry-in, no feed-in cell")
+
+
+def keep_if_fewer(design, trial, lcs, nextpnr, changes, log, what):
+    """`design` becomes `trial` if nextpnr packs it into fewer than `lcs`
+    LCs; the LCs saved."""
+    after, _ = nextpnr_pack(trial, nextpnr) if changes else (lcs, None)
+    kept = after < lcs
+    if kept:
+        design.clear()
+        design.update(trial)
+    log(f"{what}: {lcs} -> {after} LCs{'' if kept else ', not kept'}")
+    return lcs - after if kept else 0
+
+
+# ---------------------------------------------------------------- pass: bridge
+def chains(nl):
+    """The carry chains, head first: (carries, the LUT sharing each one's
+    cell or None, the LUT that alone reads the last carry-out on I3 or None)."""
+    cells = nl.cells
+    carries = {n for n, c in cells.items() if c["type"] == "SB_CARRY"}
+    by_pins = collections.defaultdict(list)
+    for n, c in cells.items():
+        if c["type"] == "SB_LUT4":
+            by_pins[tuple(c["connections"][p][0] for p in ("I1", "I2", "I3"))].append(n)
+    nxt, heads = {}, []
+    for n in sorted(carries):
+        ci = cells[n]["connections"]["CI"][0]
+        drv = nl.driver.get(ci, ("",))[0] if isinstance(ci, int) else ""
+        if drv in carries:
+            nxt[drv] = n
+        else:
+            heads.append(n)
+    out = []
+    for h in heads:
+        ch = [h]
+        while ch[-1] in nxt:
+            ch.append(nxt[ch[-1]])
+        shared = []
+        for n in ch:
+            con = cells[n]["connections"]
+            luts = by_pins.get((con["I0"][0], con["I1"][0], con["CI"][0]), [])
+            shared.append(luts[0] if luts else None)
+        loads = nl.loads[cells[ch[-1]]["connections"]["CO"][0]]
+        end = loads[0][0] if len(loads) == 1 and loads[0][1] == "I3" \
+            and nl.type_of(loads[0][0]) == "SB_LUT4" else None
+        out.append((ch, shared, end))
+    return out
+
+
+def bridge(design, nextpnr, longest=BRIDGE_LCS, tries=BRIDGE_TRIES, log=print):
+    lcs, _ = nextpnr_pack(design, nextpnr)
+    nl = Netlist(design)
+    cells = nl.cells
+
+    def controls(lut):
+        """The clock, enable and reset of the flip-flop sharing the LUT's cell."""
+        loads = nl.loads[cells[lut]["connections"]["O"][0]] if lut else []
+        if len(loads) != 1 or not nl.type_of(loads[0][0]).startswith("SB_DFF") or loads[0][1] != "D":
+            return set()
+        f = cells[loads[0][0]]
+        return {(f["type"],) + tuple(f["connections"].get(p, ["-"])[0] for p in ("C", "E", "R", "S"))}
+
+    ends, fed = [], []
+    for ch, shared, end in chains(nl):
+        ctl = set().union(*(controls(x) for x in shared + [end]))
+        head = cells[ch[0]]["connections"]
+        if isinstance(head["CI"][0], int):
+            fed.append((ch, shared, ctl, len(ch) + (1 if end else 0)))
+        if end:
+            e = cells[end]["connections"]
+            co = cells[ch[-1]]["connections"]["CO"][0]
+            if len(lut_inputs(cells[end])) <= 2 and e["I3"][0] == co \
+                    and co not in (e["I0"][0], e["I1"][0], e["I2"][0]):
+                ends.append((ch, end, co, ctl))
+    extra = collections.defaultdict(list)   # the edges bridges add
+
+    def reaches(start, goal):
+        """A path through LUTs and carries (and DSP blocks, to be safe) from
+        `start`'s output to `goal`: a new edge goal -> start would close a loop."""
+        seen, todo = {start}, [start]
+        while todo:
+            c = todo.pop()
+            if c == goal:
+                return True
+            nxt = list(extra[c])
+            for port, bits in cells[c]["connections"].items():
+                if cells[c]["port_directions"][port] == "output":
+                    nxt += [u for b in bits if isinstance(b, int) for u, _ in nl.loads[b]]
+            for u in nxt:
+                if u not in seen and nl.type_of(u) in ("SB_LUT4", "SB_CARRY", "SB_MAC16"):
+                    seen.add(u)
+                    todo.append(u)
+        return False
+
+    def apply(trial, k, end, co, head, shared):
+        tc = trial_cells(trial)
+        hc = tc[head]["connections"]
+        x = hc["CI"][0]
+        lut = tc[end]
+        inner = lut_copy(lut)
+        y = ([n for n in lut_inputs(lut) if n != co] or ["0"])[0]
+        # the end LUT reads x on I1, I2 (the bridge carry's inputs) and ignores it
+        set_lut(lut, {"I0": y, "I1": x, "I2": x, "I3": co}, lambda v: lut_value(
+            inner, {**({y: v[y]} if isinstance(y, int) else {}), co: v[co]}))
+        name = f"$ice40_opt$bridge{k}"
+        out = trial_net(trial, name + "$co")
+        tc[name] = {"hide_name": 1, "type": "SB_CARRY", "attributes": {}, "parameters": {},
+                    "port_directions": {"I0": "input", "I1": "input", "CI": "input", "CO": "output"},
+                    "connections": {"I0": [x], "I1": [x], "CI": [co], "CO": [out]}}
+        # maj(x, x, co) = x: the head, and the LUT sharing its cell, read that
+        hc["CI"] = [out]
+        if shared:
+            tc[shared]["connections"]["I3"] = [out]
+
+    best, best_lcs, taken, kept, tried = design, lcs, set(), 0, 0
+    size = {ch[0]: n for ch, _, _, n in fed}   # cells of the chain a head is in now
+    size.update({a[0][0]: len(a[0]) + 1 for a in ends})
+    group = {}   # a head -> the head of the chain it continues
+
+    def top(h):
+        while h in group:
+            h = group[h]
+        return h
+    for ch, shared, ctl, n in sorted(fed, key=lambda f: (f[3], f[0][0])):
+        x = cells[ch[0]]["connections"]["CI"][0]
+        xdrv = nl.driver.get(x, ("",))[0]
+        for a_ch, end, co, a_ctl in sorted(ends, key=lambda e: (len(e[0]), e[0][0])):
+            if a_ch[0] in taken or top(a_ch[0]) == top(ch[0]) or len(a_ctl | ctl) > 1 \
+                    or size[top(a_ch[0])] + size[top(ch[0])] > longest \
+                    or reaches(ch[0], a_ch[-1]) \
+                    or (xdrv in cells and reaches(end, xdrv)):
+                continue
+            if tried == tries:
+                break
+            tried += 1
+            trial = json.loads(json.dumps(best))
+            apply(trial, kept, end, co, ch[0], shared[0])
+            after, _ = nextpnr_pack(trial, nextpnr)
+            if after < best_lcs:   # kept only where nextpnr packs one cell fewer
+                best, best_lcs = trial, after
+                taken.add(a_ch[0])
+                size[top(a_ch[0])] += size[top(ch[0])]
+                group[top(ch[0])] = top(a_ch[0])
+                extra[a_ch[-1]].append(ch[0])
+                if xdrv in cells:
+                    extra[xdrv].append(end)
+                kept += 1
+                break
+    if kept:
+        design.clear()
+        design.update(best)
+    log(f"ice40_opt bridge: {kept} chains fed from the fabric continue other chains "
+        f"(at most {longest} cells together; {tried} tried): {lcs} -> {best_lcs} LCs")
+    return lcs - best_lcs
+
+
+def trial_cells(design):
+    return top_module(design)["cells"]
+
+
+def trial_net(design, name):
+    mod = top_module(design)
+    bits = [b for n in mod["netnames"].values() for b in n["bits"] if isinstance(b, int)]
+    b = max(bits, default=1) + 1
+    mod["netnames"][name] = {"hide_name": 0, "bits": [b], "attributes": {}}
+    return b
 
 
 # ---------------------------------------------------------------- pass: dsp
@@ -468,10 +710,7 @@ def host(design, nextpnr, log=print):
     trial = json.loads(json.dumps(design))
     nl = Netlist(trial)
     cells = nl.cells
-    # carries nextpnr gave a cell of their own, with nothing else in it
-    alone = sorted(n[:-len("$CARRY")] for n, c in packed.items()
-                   if n.endswith("$CARRY") and int(c["parameters"].get("LUT_INIT", "0"), 2) == 0)
-    chained = [n for n in alone if n in cells and isinstance(cells[n]["connections"]["CI"][0], int)
+    chained = [n for n in lone_carries(packed) if n in cells and isinstance(cells[n]["connections"]["CI"][0], int)
                and nl.type_of(nl.driver.get(cells[n]["connections"]["CI"][0], ("",))[0]) == "SB_CARRY"]
     # one-input LUTs nextpnr gave a cell of their own (no flip-flop, no carry)
     donors = []
@@ -499,16 +738,8 @@ def host(design, nextpnr, log=print):
         set_lut(lut, pins, lambda v, inner=inner, x=x: lut_value(
             inner, {x: v[x]} if isinstance(x, int) else {}))
         hosted += 1
-    after, _ = nextpnr_pack(trial, nextpnr) if hosted else (lcs, None)
-    if after < lcs:
-        design.clear()
-        design.update(trial)
-        log(f"ice40_opt host: {hosted} lone carries into the cells of one-input LUTs: "
-            f"{lcs} -> {after} LCs")
-        return lcs - after
-    log(f"ice40_opt host: {hosted} carries could go into one-input LUTs' cells; "
-        f"{lcs} -> {after} LCs, not kept")
-    return 0
+    return keep_if_fewer(design, trial, lcs, nextpnr, hosted, log,
+                         f"ice40_opt host: {hosted} lone carries into the cells of one-input LUTs")
 
 
 def main():
@@ -519,7 +750,7 @@ def main():
                     help="SB_MAC16 blocks the device has (UP5K: 8; 0: no dsp pass)")
     ap.add_argument("--nextpnr", default="",
                     help="nextpnr-ice40 with the device's flags and pins (no host pass without it)")
-    ap.add_argument("--passes", default="absorb,merge,absorb,dsp,host",
+    ap.add_argument("--passes", default="absorb,merge,absorb,cin,bridge,dsp,host",
                     help="the passes, in order (default: %(default)s)")
     a = ap.parse_args()
     with open(a.inp) as f:
@@ -530,13 +761,19 @@ def main():
                 absorb(design)
             elif p == "merge":
                 merge(design)
+            elif p == "cin":
+                if a.nextpnr:
+                    cin(design, a.nextpnr)
+            elif p == "bridge":
+                if a.nextpnr:
+                    bridge(design, a.nextpnr)
             elif p == "dsp":
                 dsp(design, a.dsp)
             elif p == "host":
                 if a.nextpnr:
                     host(design, a.nextpnr)
             else:
-                raise ValueError(f"unknown pass {p!r} (absorb, merge, dsp, host)")
+                raise ValueError(f"unknown pass {p!r} (absorb, merge, cin, bridge, dsp, host)")
     except (ValueError, KeyError) as e:
         print(f"ice40_opt: {a.inp}: {e}", file=sys.stderr)
         return 1

@@ -7,7 +7,11 @@ Two designs:
     a LUT and a flip-flop (absorb, kept for the flip-flop), a LUT equal to
     another with its pins swapped and one equal to another's complement
     (merge), and a carry chain whose middle carry no LUT fits while an
-    inverter has a cell of its own (host);
+    inverter has a cell of its own (host), a LUT read by two flip-flops
+    (absorb, a copy), a chain fed from a pin whose first carry has a
+    constant input and a cell of its own (cin), and a chain fed from a
+    flip-flop next to a chain whose last carry-out a two-input LUT reads
+    (bridge);
   * regs: synthesized as the iCEBreaker is (synth_ice40 -device u -dff
     -abc9), flip-flop-only registers of every kind the dsp pass moves and
     some it must leave (a pin's first and second stages, with a reset), and an am_dsp_down
@@ -16,9 +20,9 @@ Each pass must do what it is for (LUTs gone, flip-flops moved, one logic
 cell fewer after nextpnr-ice40 --pack-only), and the netlist after it must
 give the same outputs as the one before on every cycle of 2,000 random ones
 (Icarus, yosys' cell models). Then broken rewrites -- a composed LUT with
-one INIT bit flipped, a DSP hold not inverted, two DSP output bits swapped
--- must make the outputs differ, so that the comparison is seen to catch
-what a wrong pass does.
+one INIT bit flipped, a bridge carry with one input 0, a DSP hold not
+inverted, two DSP output bits swapped -- must make the outputs differ, so
+that the comparison is seen to catch what a wrong pass does.
 
 Prints PASS/FAIL per check; exit 1 on a failure.
 """
@@ -70,7 +74,23 @@ def cells_design():
     v += lut("u_s1", lambda x0, x1, x2, x3: x1 ^ x2 ^ x3, ["1'b0", "a[3]", "a[2]", "c0"], "s1")
     v += lut("u_s2", lambda x0, x1, x2, x3: x1 ^ x2 ^ x3, ["1'b0", "a[4]", "a[6]", "c1"], "s2")
     v += lut("u_d", lambda x0, x1, x2, x3: 1 - x0, ["a[7]", "1'b0", "1'b0", "1'b0"], "d")
-    v += "  assign y = {7'd0, d, s2, s1, c2, m4, m3, q2, m2, m1};\nendmodule\n"
+    # absorb, a copy: l5 read by two flip-flops and nothing else
+    v += "  wire l5, q5a, q5b, h0, h1, t1, e0, e1, z, b0, b1, bs;\n"
+    v += lut("u_l5", lambda x0, x1, x2, x3: x0 ^ x1, ["a[5]", "a[6]", "1'b0", "1'b0"], "l5")
+    v += "  SB_DFF u_q5a (.C(clk), .D(l5), .Q(q5a));\n  SB_DFF u_q5b (.C(clk), .D(l5), .Q(q5b));\n"
+    # cin: a chain fed from a pin whose head no LUT shares, one input constant
+    v += "  SB_CARRY u_h0 (.I0(1'b0), .I1(a[2]), .CI(a[7]), .CO(h0));\n"
+    v += "  SB_CARRY u_h1 (.I0(a[3]), .I1(a[4]), .CI(h0), .CO(h1));\n"
+    v += lut("u_t1", lambda x0, x1, x2, x3: x1 ^ x2 ^ x3, ["1'b0", "a[3]", "a[4]", "h0"], "t1")
+    # bridge: a chain whose last carry-out one two-input LUT reads (z), and
+    # a chain fed from a flip-flop whose head shares its sum's cell
+    v += "  SB_CARRY u_e0 (.I0(a[0]), .I1(a[1]), .CI(1'b0), .CO(e0));\n"
+    v += "  SB_CARRY u_e1 (.I0(a[2]), .I1(a[3]), .CI(e0), .CO(e1));\n"
+    v += lut("u_z", lambda x0, x1, x2, x3: x0 ^ x3, ["a[5]", "1'b0", "1'b0", "e1"], "z")
+    v += "  SB_CARRY u_b0 (.I0(a[4]), .I1(a[6]), .CI(q5a), .CO(b0));\n"
+    v += lut("u_bs", lambda x0, x1, x2, x3: x1 ^ x2 ^ x3, ["1'b0", "a[4]", "a[6]", "q5a"], "bs")
+    v += "  SB_CARRY u_b1 (.I0(a[7]), .I1(a[0]), .CI(b0), .CO(b1));\n"
+    v += "  assign y = {b1, bs, z, t1, h1, q5b, q5a, d, s2, s1, c2, m4, m3, q2, m2, m1};\nendmodule\n"
     return v
 
 
@@ -193,9 +213,16 @@ def main():
         opt = copy.deepcopy(raw)
         n = ice40_opt.absorb(opt, quiet)
         gone = names - cell_names(opt)
-        check(n == 4 and gone == {"u_l1", "u_l3", "u_l4"} and "u_l2" in cell_names(opt),
+        copies = {c for c in cell_names(opt) - names if c.startswith("u_l5$ice40_opt$copy")}
+        check(n == 5 and gone == {"u_l1", "u_l3", "u_l4"} and "u_l2" in cell_names(opt)
+              and len(copies) == 1,
               f"absorb: l1, l3 and l4 into their loads, l2 into its load and kept for its "
-              f"flip-flop ({n}; gone: {sorted(gone)})")
+              f"flip-flop, l5 copied for its second flip-flop ({n}; gone: {sorted(gone)}; "
+              f"copies: {sorted(copies)})")
+        before, _ = ice40_opt.nextpnr_pack(raw, NEXTPNR)
+        after, _ = ice40_opt.nextpnr_pack(opt, NEXTPNR)
+        # l1, l3, l4 gone; l2 and l5 (and l5's copy) share their flip-flops' cells
+        check(after == before - 5, f"absorb: 5 logic cells fewer ({before} -> {after} LCs)")
         bad = simulate(tmp, raw, opt, "cells")
         check(bad == 0, f"absorb: the same outputs on every cycle ({bad} mismatches)")
         broken = copy.deepcopy(opt)
@@ -222,13 +249,38 @@ def main():
         check(bad == 0, f"merge: the same outputs on every cycle ({bad} mismatches)")
 
         opt = copy.deepcopy(raw)
-        before, _ = ice40_opt.nextpnr_pack(raw, NEXTPNR)
         saved = ice40_opt.host(opt, NEXTPNR, quiet)
         after, _ = ice40_opt.nextpnr_pack(opt, NEXTPNR)
         check(saved == 1 and after == before - 1,
               f"host: the lone middle carry into the inverter's cell ({before} -> {after} LCs)")
         bad = simulate(tmp, raw, opt, "cells")
         check(bad == 0, f"host: the same outputs on every cycle ({bad} mismatches)")
+
+        opt = copy.deepcopy(raw)
+        saved = ice40_opt.cin(opt, NEXTPNR, quiet)
+        after, _ = ice40_opt.nextpnr_pack(opt, NEXTPNR)
+        h0 = ice40_opt.Netlist(opt).cells["u_h0"]["connections"]
+        check(saved == 1 and after == before - 1 and h0["CI"] == ["0"],
+              f"cin: the pin-fed chain's head takes its constant 0 as carry-in, no feed-in cell "
+              f"({before} -> {after} LCs; carry-in {h0['CI'][0]})")
+        bad = simulate(tmp, raw, opt, "cells")
+        check(bad == 0, f"cin: the same outputs on every cycle ({bad} mismatches)")
+
+        opt = copy.deepcopy(raw)
+        saved = ice40_opt.bridge(opt, NEXTPNR, log=quiet)
+        after, _ = ice40_opt.nextpnr_pack(opt, NEXTPNR)
+        on = ice40_opt.Netlist(opt)
+        bridges = [n for n in on.cells if n.startswith("$ice40_opt$bridge")]
+        fed = bridges and on.cells["u_b0"]["connections"]["CI"] == on.cells[bridges[0]]["connections"]["CO"]
+        check(saved == 1 and after == before - 1 and len(bridges) == 1 and fed,
+              f"bridge: the flip-flop-fed chain continues the chain z reads, in z's cell "
+              f"({before} -> {after} LCs; {len(bridges)} bridge carries)")
+        bad = simulate(tmp, raw, opt, "cells")
+        check(bad == 0, f"bridge: the same outputs on every cycle ({bad} mismatches)")
+        if bridges:
+            on.cells[bridges[0]]["connections"]["I1"] = ["0"]   # maj(x, 0, co) != x
+            bad = simulate(tmp, raw, opt, "cells")
+            check(bad > 0, f"bridge: a bridge carry with one input 0 is caught ({bad} mismatches)")
 
         # dsp, on a synthesized design
         raw = read(tmp, REGS, synth=True)
