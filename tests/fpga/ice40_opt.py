@@ -153,6 +153,14 @@ class Netlist:
     def type_of(self, name):
         return self.cells[name]["type"] if name in self.cells else name
 
+    def sole_flip_flop(self, net):
+        """The flip-flop whose D is the net's one load (the LUT driving it
+        shares that flip-flop's cell), or None."""
+        loads = self.loads[net]
+        if len(loads) == 1 and self.type_of(loads[0][0]).startswith("SB_DFF") and loads[0][1] == "D":
+            return loads[0][0]
+        return None
+
     def carry_partner(self):
         """A test: does this LUT share a cell with a carry? nextpnr packs a
         carry whose carry-in is a net with the LUT that has the carry's I0,
@@ -318,8 +326,7 @@ def merge(design, log=print):
                 loads = nl.loads[o]
                 if not loads or any(u not in cells for u, _ in loads):
                     continue
-                if len(loads) == 1 and nl.type_of(loads[0][0]).startswith("SB_DFF") \
-                        and loads[0][1] == "D":
+                if nl.sole_flip_flop(o):
                     continue    # it shares its flip-flop's cell: no cell to save
                 if inv and any(nl.type_of(u) != "SB_LUT4" or (partner(cells[u]) and p != "I0")
                                for u, p in loads):
@@ -432,10 +439,10 @@ def bridge(design, nextpnr, longest=BRIDGE_LCS, tries=BRIDGE_TRIES, log=print):
 
     def controls(lut):
         """The clock, enable and reset of the flip-flop sharing the LUT's cell."""
-        loads = nl.loads[cells[lut]["connections"]["O"][0]] if lut else []
-        if len(loads) != 1 or not nl.type_of(loads[0][0]).startswith("SB_DFF") or loads[0][1] != "D":
+        ff = nl.sole_flip_flop(cells[lut]["connections"]["O"][0]) if lut else None
+        if ff is None:
             return set()
-        f = cells[loads[0][0]]
+        f = cells[ff]
         return {(f["type"],) + tuple(f["connections"].get(p, ["-"])[0] for p in ("C", "E", "R", "S"))}
 
     ends, fed = [], []
@@ -471,7 +478,8 @@ def bridge(design, nextpnr, longest=BRIDGE_LCS, tries=BRIDGE_TRIES, log=print):
         return False
 
     def apply(trial, k, end, co, head, shared):
-        tc = trial_cells(trial)
+        tn = Netlist(trial)
+        tc = tn.cells
         hc = tc[head]["connections"]
         x = hc["CI"][0]
         lut = tc[end]
@@ -481,7 +489,7 @@ def bridge(design, nextpnr, longest=BRIDGE_LCS, tries=BRIDGE_TRIES, log=print):
         set_lut(lut, {"I0": y, "I1": x, "I2": x, "I3": co}, lambda v: lut_value(
             inner, {**({y: v[y]} if isinstance(y, int) else {}), co: v[co]}))
         name = f"$ice40_opt$bridge{k}"
-        out = trial_net(trial, name + "$co")
+        out = tn.new_net(name + "$co")
         tc[name] = {"hide_name": 1, "type": "SB_CARRY", "attributes": {}, "parameters": {},
                     "port_directions": {"I0": "input", "I1": "input", "CI": "input", "CO": "output"},
                     "connections": {"I0": [x], "I1": [x], "CI": [co], "CO": [out]}}
@@ -530,18 +538,6 @@ def bridge(design, nextpnr, longest=BRIDGE_LCS, tries=BRIDGE_TRIES, log=print):
     log(f"ice40_opt bridge: {kept} chains fed from the fabric continue other chains "
         f"(at most {longest} cells together; {tried} tried): {lcs} -> {best_lcs} LCs")
     return lcs - best_lcs
-
-
-def trial_cells(design):
-    return top_module(design)["cells"]
-
-
-def trial_net(design, name):
-    mod = top_module(design)
-    bits = [b for n in mod["netnames"].values() for b in n["bits"] if isinstance(b, int)]
-    b = max(bits, default=1) + 1
-    mod["netnames"][name] = {"hide_name": 0, "bits": [b], "attributes": {}}
-    return b
 
 
 # ---------------------------------------------------------------- pass: dsp
@@ -710,7 +706,8 @@ def host(design, nextpnr, log=print):
     trial = json.loads(json.dumps(design))
     nl = Netlist(trial)
     cells = nl.cells
-    chained = [n for n in lone_carries(packed) if n in cells and isinstance(cells[n]["connections"]["CI"][0], int)
+    chained = [n for n in lone_carries(packed)
+               if n in cells and isinstance(cells[n]["connections"]["CI"][0], int)
                and nl.type_of(nl.driver.get(cells[n]["connections"]["CI"][0], ("",))[0]) == "SB_CARRY"]
     # one-input LUTs nextpnr gave a cell of their own (no flip-flop, no carry)
     donors = []
@@ -749,7 +746,8 @@ def main():
     ap.add_argument("--dsp", type=int, default=0,
                     help="SB_MAC16 blocks the device has (UP5K: 8; 0: no dsp pass)")
     ap.add_argument("--nextpnr", default="",
-                    help="nextpnr-ice40 with the device's flags and pins (no host pass without it)")
+                    help="nextpnr-ice40 with the device's flags and pins (no cin, bridge or host "
+                         "pass without it)")
     ap.add_argument("--passes", default="absorb,merge,absorb,cin,bridge,dsp,host",
                     help="the passes, in order (default: %(default)s)")
     a = ap.parse_args()
