@@ -27,9 +27,11 @@ NAMES = {  # module -> what it is (docs/fpga.md)
     "am_dsp_reg2x16": "registers in DSP blocks",
     "am_dsp_down": "counters in DSP blocks",
 }
-LUT = r"SB_LUT4|LUT4"
+# an ICESTORM_LC (tests/fpga/ice40_opt.py's fill pass packs a few) holds one
+# LUT4 and one carry
+LUT = r"SB_LUT4|LUT4|ICESTORM_LC"
 FF = r"SB_DFF\w*|TRELLIS_FF"
-CARRY = r"SB_CARRY|CCU2C"
+CARRY = r"SB_CARRY|CCU2C|ICESTORM_LC"
 
 
 CELL = re.compile(r"^\s+(?:([A-Za-z$]\S*)\s+(\d+)|(\d+)\s+([A-Za-z$]\S*))\s*$", re.M)

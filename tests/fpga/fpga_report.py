@@ -15,10 +15,11 @@ the build.
 """
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
-from fpga_blocks import stat_cells
+from fpga_blocks import CARRY, LUT, stat_cells
 from fpga_lc_use import lc_use, summary_lines
 from fpga_sdf_sta import agrees as sdf_agrees, analyse as sdf_analyse
 
@@ -50,9 +51,10 @@ def secs(name):
 
 if a.family == "ice40":
     logic_key, logic_name = "ICESTORM_LC", "logic cells (LC)"
-    luts = stat.get("SB_LUT4", 0)
+    # (an ICESTORM_LC that ice40_opt.py packed holds a LUT4 and a carry)
+    luts = sum(v for k, v in stat.items() if re.fullmatch(LUT, k))
     ffs = sum(v for k, v in stat.items() if k.startswith("SB_DFF"))
-    carry = stat.get("SB_CARRY", 0)
+    carry = sum(v for k, v in stat.items() if re.fullmatch(CARRY, k))
     mems = [("ICESTORM_RAM", "BRAM (4 Kbit)"), ("ICESTORM_SPRAM", "SPRAM (256 Kbit)"),
             ("ICESTORM_DSP", "DSP (SB_MAC16)")]
 else:

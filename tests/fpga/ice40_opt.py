@@ -5,8 +5,8 @@ for a synthesized iCE40 netlist, the same logic, cycle for cycle.
 An iCE40 logic cell (LC) holds one LUT4, one flip-flop whose input only that
 LUT can drive, and one carry whose inputs are that LUT's I1 and I2. yosys'
 abc9 maps the design into LUTs, flip-flops and carries; nextpnr-ice40 packs
-them into LCs. Six passes on the yosys JSON netlist, between the two, take
-out cells that mapping and packing leave (docs/fpga.md, steps 30 and 31).
+them into LCs. Seven passes on the yosys JSON netlist, between the two, take
+out cells that mapping and packing leave (docs/fpga.md, steps 30 to 32).
 Each pass changes only how the logic is built, never what it computes:
 
   absorb   a LUT whose every load is a LUT input goes into its loads, when
@@ -63,6 +63,20 @@ Each pass changes only how the logic is built, never what it computes:
            read from its own packing (--nextpnr: the nextpnr-ice40 command
            with the device and pins, run with --pack-only); the pass is kept
            only if the packing after it has fewer LCs.
+  fill     a chain's first cell that holds a carry and nothing else (a
+           carry with a constant carry-in, which nextpnr never packs with a
+           LUT, or nextpnr's feed-in for a chain fed from a net x: a carry
+           passing x on, maj(x, 0, 1) = x) gets a LUT that has a cell of its
+           own: one that reads a carry input and at most FILL_EXTRA other
+           nets (on I0, I3; the carry's inputs are I1, I2), fewest first.
+           The pass writes the cell as nextpnr-ice40 would (ICESTORM_LC,
+           CIN_CONST); its unused pins are "x", which
+           tests/fpga/nextpnr_lc.py (a --pre-pack script every nextpnr run
+           on such a netlist needs) unconnects. Not where another carry has
+           the same inputs (nextpnr would pack that carry into the cell),
+           nor where the LUT's output reaches a carry input it does not read
+           (nextpnr times every LUT pin to the output: a loop). Kept only
+           if nextpnr packs fewer LCs.
 
 Same behavior: every pass rewrites LUT INITs by evaluating the functions
 they replace over all 16 input combinations; a DSP half loads its input at
@@ -88,8 +102,15 @@ import tempfile
 PINS = ("I0", "I1", "I2", "I3")
 LUT_PORTS = {"I0": "input", "I1": "input", "I2": "input", "I3": "input", "O": "output"}
 HALF = 16
+# a logic cell packed here (fill), as nextpnr-ice40 and yosys' cell models have it
+LC_PORTS = {"I0": "input", "I1": "input", "I2": "input", "I3": "input", "CIN": "input",
+            "CLK": "input", "CEN": "input", "SR": "input", "O": "output", "COUT": "output",
+            "LO": "output"}
+LC_UNUSED = ("CIN", "CLK", "CEN", "SR")
+NEXTPNR_HOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nextpnr_lc.py")
 BRIDGE_LCS = 8   # the longest chain the bridge pass makes, in logic cells
 BRIDGE_TRIES = 40   # the most bridges it packs to try
+FILL_EXTRA = 2   # the most nets a LUT the fill pass moves reads besides the carry's inputs
 # am_dsp_reg2x16's configuration: both halves load their input (C / D)
 # through the adder's upper input, the output is the register
 REG_PARAMS = {
@@ -432,6 +453,27 @@ def chains(nl):
     return out
 
 
+def comb_reaches(nl, start, goal, extra):
+    """A path through LUTs and carries (and DSP blocks, to be safe) from cell
+    `start`'s output to cell `goal`, with the edges in `extra` (a cell -> the
+    cells it now drives too): a new edge goal -> start would close a loop."""
+    cells = nl.cells
+    seen, todo = {start}, [start]
+    while todo:
+        c = todo.pop()
+        if c == goal:
+            return True
+        nxt = list(extra[c])
+        for port, bits in cells[c]["connections"].items():
+            if cells[c]["port_directions"][port] == "output":
+                nxt += [u for b in bits if isinstance(b, int) for u, _ in nl.loads[b]]
+        for u in nxt:
+            if u not in seen and nl.type_of(u) in ("SB_LUT4", "SB_CARRY", "SB_MAC16"):
+                seen.add(u)
+                todo.append(u)
+    return False
+
+
 def bridge(design, nextpnr, longest=BRIDGE_LCS, tries=BRIDGE_TRIES, log=print):
     lcs, _ = nextpnr_pack(design, nextpnr)
     nl = Netlist(design)
@@ -460,22 +502,7 @@ def bridge(design, nextpnr, longest=BRIDGE_LCS, tries=BRIDGE_TRIES, log=print):
     extra = collections.defaultdict(list)   # the edges bridges add
 
     def reaches(start, goal):
-        """A path through LUTs and carries (and DSP blocks, to be safe) from
-        `start`'s output to `goal`: a new edge goal -> start would close a loop."""
-        seen, todo = {start}, [start]
-        while todo:
-            c = todo.pop()
-            if c == goal:
-                return True
-            nxt = list(extra[c])
-            for port, bits in cells[c]["connections"].items():
-                if cells[c]["port_directions"][port] == "output":
-                    nxt += [u for b in bits if isinstance(b, int) for u, _ in nl.loads[b]]
-            for u in nxt:
-                if u not in seen and nl.type_of(u) in ("SB_LUT4", "SB_CARRY", "SB_MAC16"):
-                    seen.add(u)
-                    todo.append(u)
-        return False
+        return comb_reaches(nl, start, goal, extra)
 
     def apply(trial, k, end, co, head, shared):
         tn = Netlist(trial)
@@ -690,7 +717,9 @@ def nextpnr_pack(design, nextpnr):
         src, out, logf = (os.path.join(tmp, n) for n in ("in.json", "pack.json", "pack.log"))
         with open(src, "w") as f:
             json.dump(design, f)
-        cmd = shlex.split(nextpnr) + ["--json", src, "--pack-only", "--write", out, "-q", "-l", logf]
+        hook = ["--pre-pack", NEXTPNR_HOOK] if any(
+            c["type"] == "ICESTORM_LC" for c in top_module(design)["cells"].values()) else []
+        cmd = shlex.split(nextpnr) + hook + ["--json", src, "--pack-only", "--write", out, "-q", "-l", logf]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise ValueError(f"{' '.join(cmd)} failed: {open(logf).read()[-500:] if os.path.exists(logf) else r.stderr}")
@@ -701,6 +730,20 @@ def nextpnr_pack(design, nextpnr):
     return int(m.group(1)), mods[0]["cells"]
 
 
+def lone_luts(packed, cells):
+    """The LUTs nextpnr's packing gave a cell of their own (no flip-flop, no
+    carry), by name."""
+    out = []
+    for n, c in sorted(packed.items()):
+        if c["type"] != "ICESTORM_LC" or not n.endswith("_LC") \
+                or c["parameters"].get("CARRY_ENABLE") == "1" or c["parameters"].get("DFF_ENABLE") == "1":
+            continue
+        lut = n[:-3]
+        if lut in cells and cells[lut]["type"] == "SB_LUT4":
+            out.append(lut)
+    return out
+
+
 def host(design, nextpnr, log=print):
     lcs, packed = nextpnr_pack(design, nextpnr)
     trial = json.loads(json.dumps(design))
@@ -709,15 +752,7 @@ def host(design, nextpnr, log=print):
     chained = [n for n in lone_carries(packed)
                if n in cells and isinstance(cells[n]["connections"]["CI"][0], int)
                and nl.type_of(nl.driver.get(cells[n]["connections"]["CI"][0], ("",))[0]) == "SB_CARRY"]
-    # one-input LUTs nextpnr gave a cell of their own (no flip-flop, no carry)
-    donors = []
-    for n, c in sorted(packed.items()):
-        if c["type"] != "ICESTORM_LC" or not n.endswith("_LC") \
-                or c["parameters"].get("CARRY_ENABLE") == "1" or c["parameters"].get("DFF_ENABLE") == "1":
-            continue
-        lut = n[:-3]
-        if lut in cells and cells[lut]["type"] == "SB_LUT4" and len(lut_inputs(cells[lut])) <= 1:
-            donors.append(lut)
+    donors = [n for n in lone_luts(packed, cells) if len(lut_inputs(cells[n])) <= 1]
     hosted = 0
     for carry in chained:
         if not donors:
@@ -739,6 +774,108 @@ def host(design, nextpnr, log=print):
                          f"ice40_opt host: {hosted} lone carries into the cells of one-input LUTs")
 
 
+# ---------------------------------------------------------------- pass: fill
+def fill(design, nextpnr, most=FILL_EXTRA, log=print):
+    lcs, packed = nextpnr_pack(design, nextpnr)
+    nl = Netlist(design)
+    cells = nl.cells
+    lone = set(lone_carries(packed))
+    donors = {n: set(lut_inputs(cells[n])) for n in lone_luts(packed, cells)}
+    extra = collections.defaultdict(list)   # the timing edges cells packed here add
+
+    def loops(name, nets, ins):
+        """The LUT on the pins of carry inputs it does not read: nextpnr
+        times those pins to its output, a loop if its output reaches them."""
+        for n in ins - nets:
+            drv = nl.driver.get(n, ("",))[0]
+            if drv == name or (drv in cells and comb_reaches(nl, name, drv, extra)):
+                return True
+        return False
+
+    # nextpnr's packer puts a carry into any cell whose I1, I2 have its
+    # inputs (an unconnected pin for a constant 0): none may match a cell
+    # made here, or that carry leaves its own chain
+    def pair(i0, i1):
+        return tuple(None if n in ("0", "x") else n for n in (i0, i1))
+    pairs = collections.Counter(pair(c["connections"]["I0"][0], c["connections"]["I1"][0])
+                                for c in cells.values() if c["type"] == "SB_CARRY")
+
+    # the chains' first cells that hold a carry and nothing else, each with
+    # the best LUT for it: one that reads a carry input and at most `most`
+    # other nets, fewest first, then one whose output the chain reads
+    plans = []
+    for ch, shared, _ in chains(nl):
+        con = cells[ch[0]]["connections"]
+        if isinstance(con["CI"][0], int):   # fed from a net: nextpnr's feed-in cell
+            fed, ins = True, {con["CI"][0]}
+            if pairs[pair(con["CI"][0], "0")]:
+                continue
+        elif ch[0] in lone:                 # a constant carry-in: nextpnr packs no LUT with it
+            fed, ins = False, {n for n in (con["I0"][0], con["I1"][0]) if isinstance(n, int)}
+            if pairs[pair(con["I0"][0], con["I1"][0])] > 1:
+                continue
+        else:
+            continue
+        near = {b for c in ch + [x for x in shared if x] for bits in cells[c]["connections"].values()
+                for b in bits if isinstance(b, int)}
+        fits = sorted((len(nets - ins), cells[n]["connections"]["O"][0] not in near, n)
+                      for n, nets in donors.items() if nets & ins and len(nets - ins) <= most)
+        if fits:
+            plans.append((fits[0][:2], ch[0], shared[0], fed, [f[2] for f in fits]))
+    trial = json.loads(json.dumps(design))
+    tn = Netlist(trial)
+    done, taken = 0, set()
+    for _, head, partner, fed, names in sorted(plans):
+        con = cells[head]["connections"]
+        ins = {con["CI"][0]} if fed else {n for n in (con["I0"][0], con["I1"][0]) if isinstance(n, int)}
+        names = [n for n in names if n not in taken and not loops(n, donors[n], ins)]
+        if not names:
+            continue
+        fill_cell(tn, f"$ice40_opt$fill{done}", head, partner, fed, names[0])
+        taken.add(names[0])
+        for n in ins - donors[names[0]]:
+            drv = nl.driver.get(n, ("",))[0]
+            if drv in cells:
+                extra[drv].append(names[0])
+        done += 1
+    return keep_if_fewer(design, trial, lcs, nextpnr, done, log,
+                         f"ice40_opt fill: {done} LUTs into the first cells of carry chains")
+
+
+def fill_cell(nl, cell, head, partner, fed, name):
+    """One logic cell `cell` with the chain's first carry and LUT `name`
+    (their connections as nextpnr's packer would make them)."""
+    cells = nl.cells
+    hc = cells[head]["connections"]
+    lut = cells.pop(name)
+    inner = lut_copy(lut)
+    if fed:     # the feed-in's carry: maj(x, 0, 1) = x
+        x = hc["CI"][0]
+        i1, i2, cin = x, "0", "1"
+        co = nl.new_net(cell + "$co")
+        hc["CI"] = [co]
+        if partner:
+            cells[partner]["connections"]["I3"] = [co]
+    else:       # the head itself
+        i1, i2, cin = hc["I0"][0], hc["I1"][0], hc["CI"][0]
+        co = hc["CO"][0]
+        del cells[head]
+    rest = [n for n in lut_inputs(lut) if n not in (i1, i2)] + ["0", "0"]
+    pins = {"I0": rest[0], "I1": i1, "I2": i2, "I3": rest[1]}
+    fn = {"connections": {}, "parameters": {}}
+    set_lut(fn, pins, lambda v: lut_value(inner, v))
+    cells[cell] = {
+        "hide_name": 1, "type": "ICESTORM_LC", "attributes": {},
+        "parameters": {"LUT_INIT": fn["parameters"]["LUT_INIT"], "CARRY_ENABLE": "1",
+                       "CIN_CONST": "1", "CIN_SET": cin, "DFF_ENABLE": "0", "NEG_CLK": "0",
+                       "SET_NORESET": "0", "ASYNC_SR": "0"},
+        "port_directions": dict(LC_PORTS),
+        # unused inputs: "x", which tests/fpga/nextpnr_lc.py unconnects
+        "connections": {**{p: [pins[p]] for p in PINS}, "O": lut["connections"]["O"],
+                        "COUT": [co], "LO": [nl.new_net(cell + "$lo")],
+                        **{p: ["x"] for p in LC_UNUSED}}}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("inp")
@@ -746,9 +883,9 @@ def main():
     ap.add_argument("--dsp", type=int, default=0,
                     help="SB_MAC16 blocks the device has (UP5K: 8; 0: no dsp pass)")
     ap.add_argument("--nextpnr", default="",
-                    help="nextpnr-ice40 with the device's flags and pins (no cin, bridge or host "
+                    help="nextpnr-ice40 with the device's flags and pins (no cin, bridge, host or fill "
                          "pass without it)")
-    ap.add_argument("--passes", default="absorb,merge,absorb,cin,bridge,dsp,host",
+    ap.add_argument("--passes", default="absorb,merge,absorb,cin,bridge,dsp,host,fill",
                     help="the passes, in order (default: %(default)s)")
     a = ap.parse_args()
     with open(a.inp) as f:
@@ -770,8 +907,11 @@ def main():
             elif p == "host":
                 if a.nextpnr:
                     host(design, a.nextpnr)
+            elif p == "fill":
+                if a.nextpnr:
+                    fill(design, a.nextpnr)
             else:
-                raise ValueError(f"unknown pass {p!r} (absorb, merge, cin, bridge, dsp, host)")
+                raise ValueError(f"unknown pass {p!r} (absorb, merge, cin, bridge, dsp, host, fill)")
     except (ValueError, KeyError) as e:
         print(f"ice40_opt: {a.inp}: {e}", file=sys.stderr)
         return 1

@@ -11,7 +11,8 @@ Two designs:
     (absorb, a copy), a chain fed from a pin whose first carry has a
     constant input and a cell of its own (cin), and a chain fed from a
     flip-flop next to a chain whose last carry-out a two-input LUT reads
-    (bridge);
+    (bridge), a chain with carry-in 0 whose first carry has a cell of its
+    own next to a LUT that reads its inputs (fill);
   * regs: synthesized as the iCEBreaker is (synth_ice40 -device u -dff
     -abc9), flip-flop-only registers of every kind the dsp pass moves and
     some it must leave (a pin's first and second stages, with a reset), and an am_dsp_down
@@ -20,7 +21,8 @@ Each pass must do what it is for (LUTs gone, flip-flops moved, one logic
 cell fewer after nextpnr-ice40 --pack-only), and the netlist after it must
 give the same outputs as the one before on every cycle of 2,000 random ones
 (Icarus, yosys' cell models). Then broken rewrites -- a composed LUT with
-one INIT bit flipped, a bridge carry with one input 0, a DSP hold not
+one INIT bit flipped, a bridge carry with one input 0, a chain's first
+cell with the wrong carry-in, a DSP hold not
 inverted, two DSP output bits swapped -- must make the outputs differ, so
 that the comparison is seen to catch what a wrong pass does.
 
@@ -53,7 +55,7 @@ def lut(name, fn, pins, out):
 
 
 def cells_design():
-    v = "module t (input wire clk, input wire [7:0] a, output wire [15:0] y);\n"
+    v = "module t (input wire clk, input wire [7:0] a, output wire [16:0] y);\n"
     v += "  wire l1, m1, l2, m2, q2, l3, m3, l4, m4, c0, c1, c2, s1, s2, d;\n"
     # absorb: l1 only read by m1
     v += lut("u_l1", lambda x0, x1, x2, x3: x0 & x1, ["a[0]", "a[1]", "1'b0", "1'b0"], "l1")
@@ -90,7 +92,13 @@ def cells_design():
     v += "  SB_CARRY u_b0 (.I0(a[4]), .I1(a[6]), .CI(q5a), .CO(b0));\n"
     v += lut("u_bs", lambda x0, x1, x2, x3: x1 ^ x2 ^ x3, ["1'b0", "a[4]", "a[6]", "q5a"], "bs")
     v += "  SB_CARRY u_b1 (.I0(a[7]), .I1(a[0]), .CI(b0), .CO(b1));\n"
-    v += "  assign y = {b1, bs, z, t1, h1, q5b, q5a, d, s2, s1, c2, m4, m3, q2, m2, m1};\nendmodule\n"
+    # fill: a chain with carry-in 0 whose first carry no LUT shares (l5
+    # reads its inputs)
+    v += "  wire f0, f1, fs;\n"
+    v += "  SB_CARRY u_f0 (.I0(a[5]), .I1(a[6]), .CI(1'b0), .CO(f0));\n"
+    v += "  SB_CARRY u_f1 (.I0(a[0]), .I1(a[7]), .CI(f0), .CO(f1));\n"
+    v += lut("u_fs", lambda x0, x1, x2, x3: x1 ^ x2 ^ x3, ["1'b0", "a[0]", "a[7]", "f0"], "fs")
+    v += "  assign y = {fs, b1, bs, z, t1, h1, q5b, q5a, d, s2, s1, c2, m4, m3, q2, m2, m1};\nendmodule\n"
     return v
 
 
@@ -159,7 +167,7 @@ def to_verilog(tmp, design, name):
 
 def simulate(tmp, ref, opt, kind):
     """Mismatching cycles of the two netlists (-1: no result)."""
-    aw, yw, extra = (8, 16, "") if kind == "cells" else (16, 112, ".e(e), .clr(clr),")
+    aw, yw, extra = (8, 17, "") if kind == "cells" else (16, 112, ".e(e), .clr(clr),")
     (tmp / "tb.v").write_text(BENCH.replace("AW", str(aw)).replace("YW", str(yw))
                               .replace("`EXTRA", extra).replace("CYCLES", str(CYCLES)))
     ref_v, opt_v = to_verilog(tmp, ref, "t_ref"), to_verilog(tmp, opt, "t_opt")
@@ -281,6 +289,31 @@ def main():
             on.cells[bridges[0]]["connections"]["I1"] = ["0"]   # maj(x, 0, co) != x
             bad = simulate(tmp, raw, opt, "cells")
             check(bad > 0, f"bridge: a bridge carry with one input 0 is caught ({bad} mismatches)")
+
+        opt = copy.deepcopy(raw)
+        saved = ice40_opt.fill(opt, NEXTPNR, log=quiet)
+        after, _ = ice40_opt.nextpnr_pack(opt, NEXTPNR)
+        on = ice40_opt.Netlist(opt)
+        lcs = {n: c for n, c in on.cells.items() if c["type"] == "ICESTORM_LC"}
+        couts = {c["connections"]["COUT"][0]: n for n, c in lcs.items()}
+        f1 = couts.get(on.cells["u_f1"]["connections"]["CI"][0])
+        h0 = couts.get(on.cells["u_h0"]["connections"]["CI"][0])
+        # f0 (carry-in 0) goes into one cell with l5, which reads its inputs;
+        # h0's feed-in (fed from a pin) with d, which reads the pin; c0 and
+        # e0 have the same inputs, so nextpnr would put either carry into a
+        # cell made for the other: they stay. nextpnr packs the cells as they
+        # are (nextpnr_lc.py unconnects their unused pins: else each gets a
+        # feed-in cell again)
+        check(saved == 2 and after == before - 2 and len(lcs) == 2 and f1 and h0
+              and "u_f0" not in on.cells and {"u_c0", "u_e0"} <= set(on.cells),
+              f"fill: LUTs into the first cells of the chains f0 (carry-in 0) and h0 (fed from a "
+              f"pin); not c0, e0 ({before} -> {after} LCs; {len(lcs)} cells packed here)")
+        bad = simulate(tmp, raw, opt, "cells")
+        check(bad == 0, f"fill: the same outputs on every cycle ({bad} mismatches)")
+        if f1:
+            lcs[f1]["parameters"]["CIN_SET"] = "1"   # maj(a5, a6, 1) != maj(a5, a6, 0)
+            bad = simulate(tmp, raw, opt, "cells")
+            check(bad > 0, f"fill: f0's cell with carry-in 1 instead of 0 is caught ({bad} mismatches)")
 
         # dsp, on a synthesized design
         raw = read(tmp, REGS, synth=True)
