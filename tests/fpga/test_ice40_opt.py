@@ -9,10 +9,10 @@ Two designs:
     (merge), and a carry chain whose middle carry no LUT fits while an
     inverter has a cell of its own (host), a LUT read by two flip-flops
     (absorb, a copy), a chain fed from a pin whose first carry has a
-    constant input and a cell of its own (cin), and a chain fed from a
+    constant input and a cell of its own (cin), a chain fed from a
     flip-flop next to a chain whose last carry-out a two-input LUT reads
-    (bridge), a chain with carry-in 0 whose first carry has a cell of its
-    own next to a LUT that reads its inputs (fill);
+    (bridge), and a chain with carry-in 0 whose first carry has a cell of
+    its own next to a LUT that reads its inputs (fill);
   * regs: synthesized as the iCEBreaker is (synth_ice40 -device u -dff
     -abc9), flip-flop-only registers of every kind the dsp pass moves and
     some it must leave (a pin's first and second stages, with a reset), and an am_dsp_down
@@ -22,8 +22,8 @@ cell fewer after nextpnr-ice40 --pack-only), and the netlist after it must
 give the same outputs as the one before on every cycle of 2,000 random ones
 (Icarus, yosys' cell models). Then broken rewrites -- a composed LUT with
 one INIT bit flipped, a bridge carry with one input 0, a chain's first
-cell with the wrong carry-in, a DSP hold not
-inverted, two DSP output bits swapped -- must make the outputs differ, so
+cell with the wrong carry-in, a DSP hold not inverted, two DSP output bits
+swapped -- must make the outputs differ, so
 that the comparison is seen to catch what a wrong pass does.
 
 Prints PASS/FAIL per check; exit 1 on a failure.
