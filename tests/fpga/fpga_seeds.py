@@ -9,9 +9,11 @@ DSP blocks, each line also says how much room the paths into and out of them
 leave for the DSP's own delays, which nextpnr does not model, and the last
 line how far the longest of them stays under the goal's period
 (fpga_sdf_sta.py; the analysis must find nextpnr's critical path).
-Exits 1 when a report is missing or unreadable, a seed misses the board
-clock (that bitstream would not be usable), or an SDF analysis disagrees
-with nextpnr.
+A seed without a report did not route (fpga.mk removes it when P&R fails,
+e.g. when tests/fpga/pnr_watch.py stops a stalled router): its line says
+so. Exits 1 when a seed did not route, a report is unreadable, a seed misses
+the board clock (that bitstream would not be usable), or an SDF analysis
+disagrees with nextpnr.
 """
 import json
 import re
@@ -27,13 +29,16 @@ def main():
     board, clock, goal = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
     rows = []
     for path in sys.argv[4:]:
+        m = re.search(r"pnr(\d+)\.json$", path)
+        if not Path(path).exists():    # P&R failed (fpga.mk removes the report): its log says why
+            rows.append((m.group(1) if m else path, None, None))
+            continue
         try:
             with open(path) as f:
                 rep = json.load(f)
             fmax = min(v["achieved"] for v in rep["fmax"].values())
         except (OSError, ValueError, KeyError) as e:
             sys.exit(f"fpga seeds {board}: cannot read the Fmax from {path}: {e}")
-        m = re.search(r"pnr(\d+)\.json$", path)
         sdf, dsp = Path(path).with_suffix(".sdf"), None
         if sdf.exists():
             try:
@@ -48,15 +53,23 @@ def main():
         rows.append((m.group(1) if m else path, fmax, dsp))
     print(f"fpga seeds {board} (board clock {clock:g} MHz, goal {goal:g} MHz):")
     for seed, fmax, dsp in rows:
+        if fmax is None:
+            print(f"  seed {seed}: DID NOT ROUTE (its log: pnr{seed}.log)")
+            continue
         verdict = "goal met" if fmax >= goal else ("board clock met" if fmax >= clock else "TIMING NOT MET")
         extra = ""
         if dsp:
             extra = (f"; DSP paths: in {dsp['into_dsp']:.1f} ns, out {dsp['out_of_dsp']:.1f} ns, "
                      f"{dsp['room']:.1f} ns of room under the {dsp['all']:.1f} ns critical path")
         print(f"  seed {seed}: {fmax:.2f} MHz ({verdict}{extra})")
-    lo, hi = min(r[1] for r in rows), max(r[1] for r in rows)
-    met = sum(1 for r in rows if r[1] >= goal)
-    print(f"  spread {lo:.2f}-{hi:.2f} MHz; goal met with {met} of {len(rows)} seeds")
+    routed = [r for r in rows if r[1] is not None]
+    if not routed:
+        print("  no seed routed")
+        return 1
+    lo, hi = min(r[1] for r in routed), max(r[1] for r in routed)
+    met = sum(1 for r in routed if r[1] >= goal)
+    print(f"  spread {lo:.2f}-{hi:.2f} MHz over the {len(routed)} of {len(rows)} seeds that routed; "
+          f"goal met with {met} of {len(rows)} seeds")
     dsps = [r[2] for r in rows if r[2]]
     if dsps:
         longest = max(d["longest_dsp"] for d in dsps)
@@ -64,7 +77,7 @@ def main():
               f"of room for the DSP's own delays under the critical path (nextpnr counts 0.1 ns); "
               f"the longest, {longest:.1f} ns, leaves {1000.0 / goal - longest:.1f} ns under the "
               f"goal's {1000.0 / goal:.1f} ns")
-    return 1 if lo < clock else 0
+    return 1 if lo < clock or len(routed) < len(rows) else 0
 
 
 if __name__ == "__main__":

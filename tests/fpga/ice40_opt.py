@@ -110,7 +110,7 @@ LC_UNUSED = ("CIN", "CLK", "CEN", "SR")
 NEXTPNR_HOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nextpnr_lc.py")
 BRIDGE_LCS = 8   # the longest chain the bridge pass makes, in logic cells
 BRIDGE_TRIES = 40   # the most bridges it packs to try
-FILL_EXTRA = 2   # the most nets a LUT the fill pass moves reads besides the carry's inputs
+FILL_EXTRA = int(os.environ.get("FILL_EXTRA", "2"))   # the most nets a LUT the fill pass moves reads besides the carry's inputs
 # am_dsp_reg2x16's configuration: both halves load their input (C / D)
 # through the adder's upper input, the output is the register
 REG_PARAMS = {
