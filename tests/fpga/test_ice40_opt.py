@@ -40,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 import ice40_opt  # noqa: E402
+from checks import Checks  # noqa: E402
 
 NEXTPNR = "nextpnr-ice40 --up5k --package sg48"
 CYCLES = 2000
@@ -204,13 +205,7 @@ def cell_names(design):
 
 
 def main():
-    fails = checks = 0
-
-    def check(ok, what):
-        nonlocal fails, checks
-        print(("PASS " if ok else "FAIL ") + what)
-        fails += 0 if ok else 1
-        checks += 1
+    check = Checks("test_ice40_opt")
 
     quiet = lambda *_: None   # noqa: E731
     with tempfile.TemporaryDirectory() as d:
@@ -351,8 +346,7 @@ def main():
         o[16], o[17] = o[17], o[16]
         bad = simulate(tmp, raw, broken, "regs")
         check(bad > 0, f"dsp: two output bits swapped are caught ({bad} mismatches)")
-    print(f"test_ice40_opt: {checks - fails} passed, {fails} failed")
-    return 1 if fails else 0
+    return check.summary()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from checks import Checks  # noqa: E402
 STANDIN = r"""
 import sys, time
 log, lefts, code = sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3])
@@ -47,13 +49,7 @@ def run(tmp, lefts, code, stall=20, stale=None):
 
 
 def main():
-    fails = checks = 0
-
-    def check(ok, what):
-        nonlocal fails, checks
-        print(("PASS " if ok else "FAIL ") + what)
-        fails += 0 if ok else 1
-        checks += 1
+    check = Checks("test_pnr_watch")
 
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -73,8 +69,7 @@ def main():
                         for i in range(100))
         rc, secs, log, err = run(tmp, finishing, 0, stale=stale)
         check(rc == 0, f"an earlier stalled run's log does not count (exit {rc})")
-    print(f"test_pnr_watch: {checks - fails} passed, {fails} failed")
-    return 1 if fails else 0
+    return check.summary()
 
 
 if __name__ == "__main__":
