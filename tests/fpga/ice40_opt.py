@@ -110,7 +110,7 @@ LC_UNUSED = ("CIN", "CLK", "CEN", "SR")
 NEXTPNR_HOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nextpnr_lc.py")
 BRIDGE_LCS = 8   # the longest chain the bridge pass makes, in logic cells
 BRIDGE_TRIES = 40   # the most bridges it packs to try
-FILL_EXTRA = int(os.environ.get("FILL_EXTRA", "2"))   # the most nets a LUT the fill pass moves reads besides the carry's inputs
+FILL_EXTRA = 2   # the most nets a LUT the fill pass moves reads besides the carry's inputs
 # am_dsp_reg2x16's configuration: both halves load their input (C / D)
 # through the adder's upper input, the output is the register
 REG_PARAMS = {
@@ -821,13 +821,11 @@ def fill(design, nextpnr, most=FILL_EXTRA, log=print):
         fits = sorted((len(nets - ins), cells[n]["connections"]["O"][0] not in near, n)
                       for n, nets in donors.items() if nets & ins and len(nets - ins) <= most)
         if fits:
-            plans.append((fits[0][:2], ch[0], shared[0], fed, [f[2] for f in fits]))
+            plans.append((fits[0][:2], ch[0], shared[0], fed, ins, [f[2] for f in fits]))
     trial = json.loads(json.dumps(design))
     tn = Netlist(trial)
     done, taken = 0, set()
-    for _, head, partner, fed, names in sorted(plans):
-        con = cells[head]["connections"]
-        ins = {con["CI"][0]} if fed else {n for n in (con["I0"][0], con["I1"][0]) if isinstance(n, int)}
+    for _, head, partner, fed, ins, names in sorted(plans, key=lambda p: (p[0], p[1])):
         names = [n for n in names if n not in taken and not loops(n, donors[n], ins)]
         if not names:
             continue
@@ -890,28 +888,20 @@ def main():
     a = ap.parse_args()
     with open(a.inp) as f:
         design = json.load(f)
+    # each pass, and whether it needs nextpnr's packing (skipped without it)
+    passes = {"absorb": (absorb, False), "merge": (merge, False), "cin": (cin, True),
+              "bridge": (bridge, True), "dsp": (lambda d: dsp(d, a.dsp), False),
+              "host": (host, True), "fill": (fill, True)}
     try:
         for p in a.passes.split(","):
-            if p == "absorb":
-                absorb(design)
-            elif p == "merge":
-                merge(design)
-            elif p == "cin":
-                if a.nextpnr:
-                    cin(design, a.nextpnr)
-            elif p == "bridge":
-                if a.nextpnr:
-                    bridge(design, a.nextpnr)
-            elif p == "dsp":
-                dsp(design, a.dsp)
-            elif p == "host":
-                if a.nextpnr:
-                    host(design, a.nextpnr)
-            elif p == "fill":
-                if a.nextpnr:
-                    fill(design, a.nextpnr)
-            else:
-                raise ValueError(f"unknown pass {p!r} (absorb, merge, cin, bridge, dsp, host, fill)")
+            if p not in passes:
+                raise ValueError(f"unknown pass {p!r} ({', '.join(passes)})")
+        for p in a.passes.split(","):
+            run, packing = passes[p]
+            if not packing:
+                run(design)
+            elif a.nextpnr:
+                run(design, a.nextpnr)
     except (ValueError, KeyError) as e:
         print(f"ice40_opt: {a.inp}: {e}", file=sys.stderr)
         return 1
