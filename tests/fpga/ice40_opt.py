@@ -6,8 +6,10 @@ An iCE40 logic cell (LC) holds one LUT4, one flip-flop whose input only that
 LUT can drive, and one carry whose inputs are that LUT's I1 and I2. yosys'
 abc9 maps the design into LUTs, flip-flops and carries; nextpnr-ice40 packs
 them into LCs. Seven passes on the yosys JSON netlist, between the two, take
-out cells that mapping and packing leave (docs/fpga.md, steps 30 to 32).
-Each pass changes only how the logic is built, never what it computes:
+out cells that mapping and packing leave (docs/fpga.md, steps 30 to 33); the
+default runs six of them (not bridge, whose longer chains nextpnr's router
+cannot always finish: step 33). Each pass changes only how the logic is
+built, never what it computes:
 
   absorb   a LUT whose every load is a LUT input goes into its loads, when
            each load then still has at most four inputs (its INIT composed
@@ -40,7 +42,10 @@ Each pass changes only how the logic is built, never what it computes:
            splits a chain where they differ), at most BRIDGE_LCS cells
            together (longer chains are hard to place), never where the new
            edges would close a loop; each bridge is kept only if nextpnr
-           packs one cell fewer with it.
+           packs one cell fewer with it. Not in the default passes: on the
+           UP5K its 7 bridges save 3 LCs net (fill takes 4 of the feed-ins
+           they take out), and with them nextpnr's router stalls at some
+           seeds (6, 9, 10 of 1-10), without them it finishes.
   dsp      flip-flop-only cells (their input is another flip-flop, a LUT
            with other loads, a RAM or DSP output) go into the output
            registers of the spare SB_MAC16 DSP blocks (--dsp: the device
@@ -883,7 +888,7 @@ def main():
     ap.add_argument("--nextpnr", default="",
                     help="nextpnr-ice40 with the device's flags and pins (no cin, bridge, host or fill "
                          "pass without it)")
-    ap.add_argument("--passes", default="absorb,merge,absorb,cin,bridge,dsp,host,fill",
+    ap.add_argument("--passes", default="absorb,merge,absorb,cin,dsp,host,fill",
                     help="the passes, in order (default: %(default)s)")
     a = ap.parse_args()
     with open(a.inp) as f:
