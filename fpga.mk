@@ -293,9 +293,10 @@ $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA
 # get their unused ports unconnected before nextpnr packs the rest
 # (tests/fpga/nextpnr_lc.py; a netlist without such cells is left as it is)
 ICE40_PNR_HOOK := --pre-pack tests/fpga/nextpnr_lc.py
-# nextpnr-ice40's router can stall on the iCEBreaker at some seeds (docs/fpga.md,
-# step 32): tests/fpga/pnr_watch.py stops it after ICE40_PNR_STALL batches
-# without progress, with a message at the end of the log
+# nextpnr-ice40's router can stall on a dense netlist (the iCEBreaker's with
+# ice40_opt.py's bridge pass did at 3 of 10 seeds; docs/fpga.md, steps 32-33):
+# tests/fpga/pnr_watch.py stops it after ICE40_PNR_STALL batches without
+# progress, with a message at the end of the log
 ICE40_PNR_STALL ?= 100
 fpga_pnr_ice40 = .venv/bin/python tests/fpga/pnr_watch.py $(5) $(ICE40_PNR_STALL) -- \
 	  nextpnr-ice40 $($(1)_DEV) $(ICE40_PNR_HOOK) --json $(FPGA_BUILD)/$(1)/synth.json --pcf $($(1)_PINS) \

@@ -4,13 +4,13 @@ writes its log to LOG) and stop it when its router stalls.
 
 nextpnr-ice40's router1 can stop making progress on a dense design: it keeps
 ripping up and rerouting a thousand arcs per batch while the arcs left stay
-the same, for as long as it is let run (the iCEBreaker at some seeds,
-docs/fpga.md, step 32). Each batch prints a row ending in "remaining arcs |
-time"; when STALL rows in a row have not brought the arcs left below the
-fewest seen (a routing that finishes has gone at most 5 rows without, a
-stalled one hundreds), the command is killed and this exits 3, with a
-message on stderr and at the end of LOG. Otherwise it exits with the
-command's code.
+the same, for as long as it is let run (the iCEBreaker's netlist with
+ice40_opt.py's bridge pass at 3 of 10 seeds, docs/fpga.md, steps 32-33).
+Each batch prints a row ending in "remaining arcs | time"; when STALL rows
+in a row have not brought the arcs left below the fewest seen (a routing
+that finishes has gone at most 5 rows without, a stalled one hundreds), the
+command is killed and this exits 3, with a message on stderr and at the end
+of LOG. Otherwise it exits with the command's code.
 """
 import re
 import subprocess
