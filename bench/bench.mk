@@ -7,8 +7,8 @@
 #                         Erlang/OTP and CAF, write build/bench/report.md and
 #                         build/bench/bench.{png,svg}             (~3-5 min)
 #   make bench-hw         the hardware figures only: every workload as a boot
-#                         program on the Verilator SoC (bench/programs.def,
-#                         bench/wl_boot.c) in lockstep; cycles per dispatch and
+#                         program on the Verilator SoC (bench/workloads/programs.def,
+#                         bench/workloads/wl_boot.c) in lockstep; cycles per dispatch and
 #                         its phases, dispatches/s at the boards' clocks:
 #                         build/bench/hw.md (bench/hw.sh)            (~10 s)
 #   make bench-quick      the same pipeline with tiny parameters (smoke test;
@@ -23,22 +23,19 @@ CC         ?= gcc
 CXX        ?= g++
 BENCH_DIR  := $(BUILD)/bench
 
-# Our workloads link the runtime and every program of the standard behavior
-# table (library, demos, test programs: lib/behaviors.def refers to them),
-# compiled here with -O2 -DNDEBUG whatever state build/host/libam.a is in.
-# When included by the top Makefile (after its host section) its RT_SRC,
-# PROG_SRC, HOST_HDR and CFLAGS_COMMON are used; the wildcards cover the
-# standalone case. lib/behaviors.def includes bench/behaviors.def, so the
-# bench ids are part of the standard table.
-BENCH_RT_SRC   := host/am_rt.c host/am_trace.c host/am_behaviors.c $(RT_SRC) $(PROG_SRC) \
-                  $(wildcard lib/*.c) $(wildcard demos/*.c) $(wildcard tests/programs/*.c)
-BENCH_WL_SRC   := $(wildcard bench/wl_*.c)
+# Our workloads: the runtime, the library and the workloads' program folder
+# (bench/workloads), compiled here with -O2 -flto -DNDEBUG whatever state
+# build/host/libam.a is in. When included by the top Makefile its RT_SRC,
+# LIB_SRC, HOST_HDR and CFLAGS_COMMON are used; the wildcards cover the
+# standalone case.
+BENCH_RT_SRC   := $(filter-out host/am_progset.c,$(or $(RT_SRC),host/am_rt.c host/am_trace.c host/am_behaviors.c)) \
+                  $(wildcard lib/*.c)
+BENCH_WL_SRC   := $(wildcard bench/workloads/*.c)
 BENCH_SRC      := $(sort $(BENCH_RT_SRC) $(BENCH_WL_SRC)) bench/am_bench.c
-BENCH_HDR      := $(sort include/am.h $(wildcard host/*.h) $(wildcard lib/*.h) lib/behaviors.def \
-                  $(wildcard demos/*.h) $(wildcard demos/*.def) $(wildcard tests/programs/*.h) \
-                  $(wildcard tests/programs/*.def) $(HOST_HDR) bench/bench.h bench/behaviors.def)
+BENCH_HDR      := $(sort include/am.h $(wildcard host/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def) \
+                  $(wildcard bench/workloads/*.h) $(wildcard bench/workloads/*.def))
 BENCH_CFLAGS   := $(or $(CFLAGS_COMMON),-std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost) \
-                  -O2 -flto -DNDEBUG -Ibench
+                  -O2 -flto -DNDEBUG -Ibench/workloads
 BENCH_CXXFLAGS := -std=c++17 -O2 -DNDEBUG -Wall
 
 .PHONY: bench bench-quick bench-deps bench-build bench-doc bench-hw

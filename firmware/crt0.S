@@ -9,6 +9,17 @@
  * instruction fetch (fw_trap finds the trapping instruction from it). RAM
  * and the actor unit keep their state.
  *
+ * Address 0 jumps over the image header: ten words that say what the image
+ * is (docs/programs.md). The linker fills the sizes, scripts/am_program.py
+ * the rest when it makes the image (the hex file):
+ *
+ *   +0x00  j  entry           +0x14  behaviors in the table
+ *   +0x04  magic "AMI1"       +0x18  boot behavior (0 at SYS.BOOT_BEH: this one)
+ *   +0x08  image bytes        +0x1C  minimum stack bytes (FW_STACK_MIN)
+ *   +0x0C  CRC-32 (this word  +0x20  RAM bytes the image was linked for
+ *          0 while computed)  +0x24  end of .bss: the stack has the rest
+ *   +0x10  behavior-table hash (FNV-1a of the names, host/am_progset.h)
+ *
  *   power-on:  stack, clear .bss, fw_main().
  *   restart:   stack, fw_trap(RESTART, RESTART_PC) -- it aborts the
  *              transaction (or acknowledges the watchdog) -- and back to
@@ -21,7 +32,21 @@
 
     .section .text.start, "ax"
     .globl _start
+    .globl fw_image_header
 _start:
+    j       entry
+fw_image_header = _start
+    .word   0x31494D41        /* "AMI1" */
+    .word   __image_end
+    .word   0                 /* CRC-32 */
+    .word   0                 /* behavior-table hash */
+    .word   0                 /* behaviors */
+    .word   0                 /* boot behavior */
+    .word   __stack_min
+    .word   __stack_top
+    .word   __bss_end
+
+entry:
     la      sp, __stack_top
     li      t0, SYS_BASE
     lw      a0, SYS_RESTART(t0)

@@ -94,7 +94,12 @@
 #define SYS_RESTART_SEQ      4u   /* that fetch followed the one before it (+4) */
 #define SYS_RESTART_IN_RAM   8u   /* that fetch was in RAM */
 
+/* The image header (crt0.S, docs/programs.md): word indices. */
+extern const uint32_t fw_image_header[];
+#define FW_HDR_BOOT 6u
+
 /* halt codes */
+
 #define FW_HALT_OK          0u
 #define FW_HALT_BOOT_FAILED 1u
 #define FW_HALT_PANIC       2u   /* a trap outside any behavior */

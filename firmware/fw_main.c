@@ -3,7 +3,8 @@
  * behaviors of the firmware (docs/firmware.md).
  *
  * Boot: tell the unit how many behaviors exist, SPAWN the boot actor
- * (behavior SYS.BOOT_BEH, empty state), INJECT one message to it ([] or
+ * (behavior SYS.BOOT_BEH, or the image header's when that is 0; empty
+ * state), INJECT one message to it ([] or
  * [SYS.BOOT_ARG] when that is not 0) and
  * start dispatching -- the same steps am-run and the lockstep checker take
  * on the reference runtime.
@@ -65,7 +66,11 @@ void fw_main(void)
         AU(AU_GC_LOW) = (gc >> 16) & 0xffu;
         AU(AU_GC_PERIOD) = gc & 0xffffu;
     }
-    AU(AU_SPAWN(0)) = SYS(SYS_BOOT_BEH);
+    /* SYS.BOOT_BEH 0 (the console, never a boot behavior): the image's own
+     * boot behavior, from its header (crt0.S) */
+    am_beh boot_beh = SYS(SYS_BOOT_BEH);
+    if (boot_beh == 0) boot_beh = fw_image_header[FW_HDR_BOOT];
+    AU(AU_SPAWN(0)) = boot_beh;
     am_ref boot = AU(AU_NEW_REF);
     if (AU(AU_EXT_STATUS) != 0 || boot == AM_NIL) {
         fw_puts("firmware: cannot spawn the boot actor\n");

@@ -1,7 +1,8 @@
 /*
  * fw_table.c — the firmware's behavior table: the built-ins (ids 0..2, in
- * fw_builtins.c) followed by lib/behaviors.def, exactly as the host runtime
- * builds its own (host/am_behaviors.c), so ids agree on both sides.
+ * fw_builtins.c) followed by the library's and the program folder's lists
+ * (lib/behaviors_all.def), exactly as the host builds the folder's table
+ * (host/am_progset_def.c), so ids agree on both sides.
  */
 #include "fw.h"
 #include "behaviors.h"
@@ -11,7 +12,7 @@ const am_behavior_fn fw_behaviors[] = {
     fw_sink_beh,
     fw_ask_beh,
 #define AM_BEHAVIOR(NAME, fn) fn,
-#include "behaviors.def"
+#include "behaviors_all.def"
 #undef AM_BEHAVIOR
 };
 

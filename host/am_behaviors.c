@@ -1,21 +1,16 @@
 /*
- * am_behaviors.c — the standard behavior table of the host runtime: the
- * built-ins (ids 0..2, implemented in am_rt.c) followed by lib/behaviors.def
- * in order. firmware/ builds its table from the same list.
+ * am_behaviors.c — the library's behavior table (am_std_behaviors): the
+ * built-ins (ids 0..2, implemented in am_rt.c) followed by
+ * lib/lib_behaviors.def, the default of am_config. A program folder's table
+ * adds its own behaviors after these (host/am_progset_def.c).
  */
 #include "am_rt.h"
 #include "behaviors.h"
 
-void am_builtin_console(am_ctx *ctx);
-void am_builtin_sink(am_ctx *ctx);
-void am_builtin_ask(am_ctx *ctx);
-
 const am_behavior_desc am_std_behaviors[] = {
-    { "CONSOLE", am_builtin_console },
-    { "SINK", am_builtin_sink },
-    { "ASK", am_builtin_ask },
+    AM_BUILTIN_BEHAVIORS,
 #define AM_BEHAVIOR(NAME, fn) { #NAME, fn },
-#include "behaviors.def"
+#include "behaviors_all.def"
 #undef AM_BEHAVIOR
 };
 

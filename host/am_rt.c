@@ -889,7 +889,6 @@ static void out_bytes(am_rt *rt, const char *p, size_t n)
     else fwrite(p, 1, n, stdout);
 }
 
-void am_builtin_console(am_ctx *ctx);
 void am_builtin_console(am_ctx *ctx)
 {
     char buf[AM_CONSOLE_LINE_MAX];
@@ -899,13 +898,11 @@ void am_builtin_console(am_ctx *ctx)
                                          : am_console_format(rt->cur->len, rt->cur->msg, buf));
 }
 
-void am_builtin_sink(am_ctx *ctx);
 void am_builtin_sink(am_ctx *ctx) { (void)ctx; }
 
 /* The one-shot customer of am_ask: state[0] is its ticket. It hands its
  * message to the ask in progress and becomes a sink, so a second reply is
  * accepted and ignored, visibly, in the trace. */
-void am_builtin_ask(am_ctx *ctx);
 void am_builtin_ask(am_ctx *ctx)
 {
     am_rt *rt = RT_OF(ctx);

@@ -79,8 +79,8 @@ typedef struct am_config {
      * hardware's reset values. gc_period <= 65535. */
     uint32_t gc_low;
     uint32_t gc_period;
-    /* The behavior table (NULL: am_std_behaviors). Entries 0..2 must be the
-     * built-ins; am_std_behaviors starts with them. */
+    /* The behavior table (NULL: am_std_behaviors, the library's; a program
+     * folder's is its am_progset's). Entries 0..2 must be the built-ins. */
     const am_behavior_desc *behaviors;
     uint32_t nbehaviors;
     FILE *trace;           /* one line per transaction, or NULL (default) */
@@ -99,8 +99,15 @@ typedef struct am_config {
 /* Defaults: the hardware's default parameters (docs/actor-unit.md). */
 void am_config_default(am_config *cfg);
 
-/* The standard behavior table: built-ins, library, demos, test programs,
- * in the order of lib/behaviors.def (identical on the firmware). */
+/* The built-in behaviors (ids 0..2), the first entries of every table. */
+void am_builtin_console(am_ctx *ctx);
+void am_builtin_sink(am_ctx *ctx);
+void am_builtin_ask(am_ctx *ctx);
+#define AM_BUILTIN_BEHAVIORS \
+    { "CONSOLE", am_builtin_console }, { "SINK", am_builtin_sink }, { "ASK", am_builtin_ask }
+
+/* The library's behavior table: built-ins, then lib/lib_behaviors.def
+ * (a program folder's table continues it: am_progset.h). */
 extern const am_behavior_desc am_std_behaviors[];
 extern const uint32_t am_std_nbehaviors;
 /* Id of a behavior of a table by name, or 0xffffffff. */

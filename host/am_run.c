@@ -1,8 +1,13 @@
 /*
- * am-run — run a demo program on the host reference runtime.
+ * am-run — run a program on the host reference runtime.
  *
- *   am-run [options] DEMO
+ *   am-run [options] PROGRAM
  *   am-run --list
+ *
+ * The programs are those of the program sets it was linked with
+ * (am_progset.h): build/host/am-run has the project's demos, test programs
+ * and workloads; `make run PROGRAM=DIR` links one for DIR
+ * (build/programs/KEY/am-run).
  *
  * Prints the program's console output (which includes a line per fault while
  * the console is the fault handler) and, at the end, the counters; with
@@ -17,13 +22,13 @@
 #include <string.h>
 
 #include "am_rt.h"
-#include "am_programs.h"
+#include "am_progset.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: am-run [options] PROGRAM  run a program on the reference runtime\n"
-        "       am-run --list             list the programs (demos and test programs)\n"
+        "       am-run --list             list the programs\n"
         "options:\n"
         "  --trace FILE       write one line per transaction (- for stdout)\n"
         "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
@@ -74,12 +79,7 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         uint32_t *dst = NULL;
         if (!strcmp(a, "--list") || !strcmp(a, "--list-demos")) {
-            for (const am_program *p = am_programs; p->name; p++) {
-                if (!strcmp(a, "--list"))
-                    printf("%-20s %s%s\n", p->name, p->demo ? "" : "[test] ", p->what);
-                else if (p->demo)
-                    printf("%s\n", p->name);
-            }
+            am_progsets_list(stdout, !strcmp(a, "--list-demos"));
             return 0;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
             name = a;
             continue;
         } else {
-            fprintf(stderr, "am-run: one demo at a time ('%s' and '%s')\n", name, a);
+            fprintf(stderr, "am-run: one program at a time ('%s' and '%s')\n", name, a);
             return 1;
         }
         if (++i == argc) { fprintf(stderr, "am-run: %s needs a value\n", a); return 1; }
@@ -120,11 +120,17 @@ int main(int argc, char **argv)
     }
     if (!name) { usage(stderr); return 1; }
 
-    const am_program *d = am_program_find(name);
+    const am_progset *set = NULL;
+    const am_program *d = am_program_find(name, &set);
     if (!d) {
-        fprintf(stderr, "am-run: no demo named '%s'; try am-run --list\n", name);
+        fprintf(stderr, "am-run: no program named '%s' in", name);
+        for (const am_progset *const *ps = am_progsets; *ps; ps++)
+            fprintf(stderr, " %s%s", (*ps)->folder, ps[1] ? "," : "");
+        fprintf(stderr, "; am-run --list lists them\n");
         return 1;
     }
+    cfg.behaviors = set->behaviors;
+    cfg.nbehaviors = set->nbehaviors;
 
     FILE *trace = NULL;
     if (trace_path) {

@@ -11,6 +11,7 @@
 // or the firmware halted abnormally.
 #include <cerrno>
 #include <chrono>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,11 +20,12 @@
 #include <vector>
 
 #include "Vam_soc.h"
+#include "Vam_soc___024root.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
 #include "am_cosim.h"
-#include "am_programs.h"
+#include "am_progset.h"
 
 namespace {
 
@@ -46,6 +48,8 @@ void usage(FILE *f)
         "                                  with the reference runtime\n"
         "       am-sim --list              the programs\n"
         "options:\n"
+        "  --image FILE       the firmware image (.hex) to run instead of the one built\n"
+        "                     from the program's folder (its header must match)\n"
         "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
         "  --gc-low N         collect when fewer than N slots are free (0..255; default:\n"
         "                     the hardware's reset value, 4)\n"
@@ -74,6 +78,78 @@ bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
+// The firmware image: one 32-bit little-endian word per line ($readmemh
+// format, as scripts/am_program.py writes it). Its header (firmware/crt0.S,
+// docs/programs.md) must say it was built from the same behavior table as
+// the host-side copy this simulator was linked with.
+enum { HDR_MAGIC = 1, HDR_BYTES, HDR_CRC, HDR_HASH, HDR_NBEH, HDR_BOOT, HDR_STACK_MIN,
+       HDR_RAM, HDR_BSS_END, HDR_WORDS };
+
+bool load_image(const char *path, const am_progset *set, uint32_t ram_words,
+                std::vector<uint32_t> *out)
+{
+    FILE *f = std::fopen(path, "r");
+    if (!f) {
+        std::fprintf(stderr, "am-sim: cannot read the firmware image %s: %s (make sim builds it)\n",
+                     path, std::strerror(errno));
+        return false;
+    }
+    char line[64];
+    unsigned lineno = 0;
+    while (std::fgets(line, sizeof line, f)) {
+        lineno++;
+        char *end;
+        unsigned long v = std::strtoul(line, &end, 16);
+        if (end == line || (*end != '\n' && *end != '\0') || v > 0xffffffffUL) {
+            std::fprintf(stderr, "am-sim: %s:%u: not a hex word\n", path, lineno);
+            std::fclose(f);
+            return false;
+        }
+        out->push_back((uint32_t)v);
+    }
+    std::fclose(f);
+    const std::vector<uint32_t> &w = *out;
+    if (w.size() < HDR_WORDS || w[HDR_MAGIC] != 0x31494D41u) {
+        std::fprintf(stderr, "am-sim: %s: not a firmware image (no header; docs/programs.md)\n", path);
+        return false;
+    }
+    if (w[HDR_BYTES] != 4 * w.size()) {
+        std::fprintf(stderr, "am-sim: %s: the header says %u bytes, the file holds %zu\n", path,
+                     (unsigned)w[HDR_BYTES], 4 * w.size());
+        return false;
+    }
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < w.size(); i++) {
+        uint32_t word = i == HDR_CRC ? 0 : w[i];
+        for (int b = 0; b < 4; b++) {
+            crc ^= (word >> (8 * b)) & 0xffu;
+            for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+        }
+    }
+    crc = ~crc;
+    if (crc != w[HDR_CRC]) {
+        std::fprintf(stderr, "am-sim: %s: CRC-32 %08x, the header says %08x: a damaged image\n",
+                     path, (unsigned)crc, (unsigned)w[HDR_CRC]);
+        return false;
+    }
+    uint32_t hash = am_behavior_table_hash(set->behaviors, set->nbehaviors);
+    if (w[HDR_HASH] != hash || w[HDR_NBEH] != set->nbehaviors) {
+        std::fprintf(stderr,
+                     "am-sim: %s was built from another behavior table (%u behaviors, hash %08x) "
+                     "than this simulator's copy of %s (%u behaviors, hash %08x): rebuild both "
+                     "(make sim, or make sim-run PROGRAM=...)\n",
+                     path, (unsigned)w[HDR_NBEH], (unsigned)w[HDR_HASH], set->folder,
+                     (unsigned)set->nbehaviors, (unsigned)hash);
+        return false;
+    }
+    if (w[HDR_RAM] > 4 * ram_words) {
+        std::fprintf(stderr, "am-sim: %s was linked for %u bytes of RAM, the SoC has %u\n", path,
+                     (unsigned)w[HDR_RAM], (unsigned)(4 * ram_words));
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -82,6 +158,7 @@ int main(int argc, char **argv)
     uint64_t gc_low = 4, gc_period = 1024, ref_gc_period = ~0ull;
     bool gc_set = false;
     const char *name = nullptr, *trace_out_path = nullptr, *fst_path = nullptr;
+    const char *image_path = nullptr;
     bool quiet = false;
 
     for (int i = 1; i < argc; i++) {
@@ -91,15 +168,11 @@ int main(int argc, char **argv)
             return argv[++i];
         };
         if (a == "--help" || a == "-h") { usage(stdout); return 0; }
-        else if (a == "--list") {
-            for (const am_program *p = am_programs; p->name; p++)
-                std::printf("%-20s %s%s\n", p->name, p->demo ? "" : "[test] ", p->what);
-            return 0;
-        } else if (a == "--list-demos") {
-            for (const am_program *p = am_programs; p->name; p++)
-                if (p->demo) std::printf("%s\n", p->name);
+        else if (a == "--list" || a == "--list-demos") {
+            am_progsets_list(stdout, a == "--list-demos");
             return 0;
         }
+        else if (a == "--image") image_path = need("--image");
         else if (a == "--quiet") quiet = true;
         else if (a == "--trace-out") trace_out_path = need("--trace-out");
         else if (a == "--fst") fst_path = need("--fst");
@@ -127,9 +200,13 @@ int main(int argc, char **argv)
         else { std::fprintf(stderr, "am-sim: one program at a time\n"); return 2; }
     }
     if (!name) { usage(stderr); return 2; }
-    const am_program *prog = am_program_find(name);
+    const am_progset *set = nullptr;
+    const am_program *prog = am_program_find(name, &set);
     if (!prog) {
-        std::fprintf(stderr, "am-sim: no program named '%s'; try am-sim --list\n", name);
+        std::fprintf(stderr, "am-sim: no program named '%s' in", name);
+        for (const am_progset *const *ps = am_progsets; *ps; ps++)
+            std::fprintf(stderr, " %s%s", (*ps)->folder, ps[1] ? "," : "");
+        std::fprintf(stderr, "; am-sim --list lists them\n");
         return 2;
     }
 
@@ -155,6 +232,8 @@ int main(int argc, char **argv)
     cfg.test_perturb_seq = perturb;
     cfg.gc_low = (uint32_t)gc_low;
     cfg.gc_period = (uint32_t)(ref_gc_period != ~0ull ? ref_gc_period : gc_period);
+    cfg.behaviors = set->behaviors;
+    cfg.nbehaviors = set->nbehaviors;
     cosim *cs = cosim_new(&cfg, prog->boot, (am_word)arg, trace_out);
     if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
     cosim_test_forget(cs, forget);
@@ -169,6 +248,13 @@ int main(int argc, char **argv)
         top->trace(fst.get(), 99);
         fst->open(fst_path);
     }
+
+    // the image goes into the RAM before reset (sim/am_sim.vlt makes it visible)
+    auto &ram = top->rootp->am_soc__DOT__ram__DOT__mem_q;
+    const uint32_t ram_words = sizeof ram.m_storage / sizeof ram.m_storage[0];
+    std::vector<uint32_t> image;
+    if (!load_image(image_path ? image_path : set->image, set, ram_words, &image)) return 2;
+    for (uint32_t i = 0; i < ram_words; i++) ram.m_storage[i] = i < image.size() ? image[i] : 0;
 
     top->boot_beh_i = prog->boot;
     top->boot_arg_i = (uint32_t)arg;

@@ -1,35 +1,51 @@
 # sim/sim.mk — the Verilator simulation of the SoC with the lockstep checker
 # (included by the top Makefile). build/sim/am-sim PROGRAM runs one program.
+#
+# The Verilator model is compiled once (build/sim/obj, SIM_MODEL) and
+# takes the firmware image at run time: am-sim loads the image of the
+# program's folder into the RAM before reset. Each runner (build/sim/am-sim
+# for the project's programs, build/programs/KEY/am-sim for one folder) is
+# that model linked with the folder's host-side behaviors: seconds, not a
+# new Verilator build.
 
 PICORV32_DIR = $(shell .venv/bin/python -c "import pythondata_cpu_picorv32 as p; print(p.data_location)" 2>/dev/null)
 SOC_SRCS := rtl/am_soc.v rtl/am_ram.v rtl/am_uart.v $(RTL_UNIT_SRCS)
 SIM_UART_DIV ?= 4
-SIM_DIR  := $(BUILD)/sim
-COSIM_C  := sim/am_cosim.c
+SIM_MODEL := $(SIM_DIR)/obj/model.stamp
+SIM_MODEL_OBJS := $(addprefix $(SIM_DIR)/obj/,am_sim_main.o verilated.o verilated_fst_c.o \
+                  verilated_threads.o Vam_soc__ALL.a)
 
-$(SIM_DIR)/libcosim.a: $(COSIM_C) sim/am_cosim.h $(BUILD)/host/libam.a
+$(SIM_DIR)/am_cosim.o: sim/am_cosim.c sim/am_cosim.h $(HOST_HDR)
 	@mkdir -p $(SIM_DIR)
-	$(CC) $(CFLAGS_OPT) -c $(COSIM_C) -o $(SIM_DIR)/am_cosim.o
-	cp $(BUILD)/host/libam.a $@
-	ar rcs $@ $(SIM_DIR)/am_cosim.o
+	$(CC) $(CFLAGS_OPT) -c sim/am_cosim.c -o $@
 
-# The firmware image is read at simulation start ($readmemh), so a firmware
-# change needs no new Verilator build.
-$(SIM_DIR)/am-sim: sim/am_sim_main.cpp $(SOC_SRCS) rtl/lint.vlt $(SIM_DIR)/libcosim.a
+# The model and the testbench's objects (Verilator's own makefile compiles
+# them); the deps stamp orders it after scripts/deps.sh under make -j.
+$(SIM_MODEL): sim/am_sim_main.cpp sim/am_cosim.h host/am_progset.h host/am_rt.h include/am.h \
+    $(SOC_SRCS) rtl/lint.vlt sim/am_sim.vlt .venv/.requirements.installed
 	@test -n "$(PICORV32_DIR)" || { echo "sim: PicoRV32 not found in .venv (run make deps)"; exit 1; }
 	@mkdir -p $(SIM_DIR)/obj
-	@rm -f $@   # Verilator's make does not see libcosim.a changes: force the link
-	verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast \
+	verilator --cc --exe -O3 --x-assign fast --x-initial fast \
 	  -Wall --timescale 1ns/1ps --trace-fst --top-module am_soc \
-	  -GTRACE=1 -GUART_DIV=$(SIM_UART_DIV) -GFIRMWARE='"$(abspath $(BUILD)/fw/fw.hex)"' \
+	  -GTRACE=1 -GUART_DIV=$(SIM_UART_DIV) \
 	  -CFLAGS "-O2 -I$(abspath include) -I$(abspath host) -I$(abspath lib) -I$(abspath sim)" \
-	  -LDFLAGS "$(abspath $(SIM_DIR)/libcosim.a)" \
-	  -Mdir $(SIM_DIR)/obj -o ../am-sim \
-	  rtl/lint.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v $(abspath sim/am_sim_main.cpp) \
+	  -Mdir $(SIM_DIR)/obj -o am-sim-unlinked \
+	  rtl/lint.vlt sim/am_sim.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v $(abspath sim/am_sim_main.cpp) \
 	  > $(SIM_DIR)/build.log 2>&1 || { tail -40 $(SIM_DIR)/build.log; exit 1; }
+	$(MAKE) --no-print-directory -C $(SIM_DIR)/obj -f Vam_soc.mk -j 2 $(notdir $(SIM_MODEL_OBJS)) \
+	  >> $(SIM_DIR)/build.log 2>&1 || { tail -40 $(SIM_DIR)/build.log; exit 1; }
+	@touch $@
+
+# $(call am_sim_link,OUT,PROGSETS.c,LIBPROG...): one am-sim
+am_sim_link = $(CXX) -O2 -Iinclude -Ilib -Ihost -x c $(2) -x none $(SIM_MODEL_OBJS) $(3) \
+	$(SIM_DIR)/am_cosim.o $(BUILD)/host/libam.a -lz -pthread -latomic -o $(1)
+
+$(SIM_DIR)/am-sim: $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS) $(SIM_MODEL) $(SIM_DIR)/am_cosim.o \
+    $(BUILD)/host/libam.a
+	$(call am_sim_link,$@,$(BUILD)/host/progsets.c,$(PROJECT_HOST_LIBS))
 
 .PHONY: sim sim-lint
-sim: deps $(SIM_DIR)/am-sim $(BUILD)/fw/fw.hex
+sim: deps $(SIM_DIR)/am-sim $(PROJECT_IMAGES)
 
 sim-lint: deps
 	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc \

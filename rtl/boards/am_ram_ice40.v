@@ -58,7 +58,7 @@ module am_ram #(
   // read multiplexers while power-of-two banks map onto whole BRAMs (1024x4,
   // 512x8, 256x16 modes) with no multiplexer inside a bank. Bank b (2^b words)
   // is initialised from "<INIT_FILE>.bNN", NN = b in two digits (fpga.mk
-  // splits the image: tests/fpga/split_hex.sh).
+  // splits the image: scripts/fpga/split_hex.sh).
   localparam integer NB = 13;                 // banks of 2^0 .. 2^12 words
   wire [32*NB-1:0] bank_rd;
   wire [NB-1:0] bank_hit;

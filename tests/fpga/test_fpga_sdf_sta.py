@@ -18,7 +18,7 @@ Prints PASS/FAIL per check; exit 1 on a failure.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "fpga"))
 from fpga_sdf_sta import analyse, split_pin  # noqa: E402
 
 

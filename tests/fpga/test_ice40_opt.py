@@ -39,6 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "scripts" / "fpga"))
 import ice40_opt  # noqa: E402
 from checks import Checks  # noqa: E402
 

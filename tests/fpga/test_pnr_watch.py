@@ -20,6 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+TOOLS = HERE.parent.parent / "scripts" / "fpga"
 from checks import Checks  # noqa: E402
 STANDIN = r"""
 import sys, time
@@ -42,7 +43,7 @@ def run(tmp, lefts, code, stall=20, stale=None):
     prog = tmp / "standin.py"
     prog.write_text(STANDIN)
     t = time.time()
-    r = subprocess.run([sys.executable, str(HERE / "pnr_watch.py"), str(log), str(stall), "--",
+    r = subprocess.run([sys.executable, str(TOOLS / "pnr_watch.py"), str(log), str(stall), "--",
                         sys.executable, str(prog), str(log), ",".join(map(str, lefts)), str(code)],
                        capture_output=True, text=True)
     return r.returncode, time.time() - t, log.read_text(), r.stderr

@@ -19,6 +19,17 @@
 #include "am_lib.h"
 #include "t.h"
 
+/* The table tests start from: the library's, or -- for a test of a program
+ * folder's programs (the Makefile's LT_PROGRAMS) -- that folder's set. */
+#ifdef LT_PROGRAMS
+#include "am_progset.h"
+#define LT_BASE   (am_progsets[0]->behaviors)
+#define LT_BASE_N (am_progsets[0]->nbehaviors)
+#else
+#define LT_BASE   am_std_behaviors
+#define LT_BASE_N am_std_nbehaviors
+#endif
+
 #define LT_MAX_REC    256
 #define LT_MAX_FAULTS 64
 #define LT_OUT_SIZE   16384
@@ -87,16 +98,16 @@ static inline am_rt *lt_new_cfg(am_config *cfg)
     lt_nout = 0;
     lt_out[0] = 0;
     lt_nfaults = 0;
-    if (am_std_nbehaviors + 1 > sizeof lt_tab / sizeof lt_tab[0]) {
+    if (LT_BASE_N + 1 > sizeof lt_tab / sizeof lt_tab[0]) {
         fprintf(stderr, "lt.h: behavior table too large\n");
         exit(2);
     }
-    memcpy(lt_tab, am_std_behaviors, am_std_nbehaviors * sizeof lt_tab[0]);
-    LT_RECORDER = am_std_nbehaviors;
+    memcpy(lt_tab, LT_BASE, LT_BASE_N * sizeof lt_tab[0]);
+    LT_RECORDER = LT_BASE_N;
     lt_tab[LT_RECORDER].name = "LT_RECORDER";
     lt_tab[LT_RECORDER].fn = lt_recorder_beh;
     cfg->behaviors = lt_tab;
-    cfg->nbehaviors = am_std_nbehaviors + 1;
+    cfg->nbehaviors = LT_BASE_N + 1;
     cfg->on_output = lt_on_output;
     cfg->on_fault = lt_on_fault;
     cfg->user = NULL;

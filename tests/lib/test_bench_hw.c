@@ -6,11 +6,11 @@
  * the SoC to the same transactions; bench/hw.sh times them.
  */
 #include "lt.h"
-#include "am_programs.h"
+#include "am_progset.h"
 
 static void run_bench(int *t_failed_, const char *name, const char *want_line)
 {
-    const am_program *p = am_program_find(name);
+    const am_program *p = am_program_find(name, NULL);
     CHECK(p != NULL);
     if (!p) return;
     am_rt *rt = lt_new();

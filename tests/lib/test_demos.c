@@ -9,7 +9,7 @@
 typedef struct demo { const char *name; am_beh boot; const char *what; } demo;
 static const demo demos[] = {
 #define AM_DEMO(name, boot, what) { name, boot, what },
-#include "../../demos/demos.def"
+#include "programs.def"   /* demos/ (LT_PROGRAMS) */
 #undef AM_DEMO
 };
 #define NDEMOS ((int)(sizeof demos / sizeof demos[0]))

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "lt.h"
-#include "am_programs.h"
+#include "am_progset.h"
 #include "prog_gc.h"
 
 #define SLOT(r) ((r) & 0xffffu)
@@ -40,7 +40,7 @@ static am_config gc_cfg(uint32_t table, uint32_t low, uint32_t period)
 static am_status run_prog(am_rt *rt, const char *name, uint32_t arg, uint64_t budget,
                           am_ref *boot_out)
 {
-    const am_program *p = am_program_find(name);
+    const am_program *p = am_program_find(name, NULL);
     if (!p) return AM_E_BAD_BEHAVIOR;
     am_ref boot = AM_NIL;
     am_status s = am_spawn(rt, p->boot, 0, NULL, &boot);

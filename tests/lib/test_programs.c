@@ -5,14 +5,14 @@
  * transactions, so these are also the hardware's expected faults.
  */
 #include "lt.h"
-#include "am_programs.h"
+#include "am_progset.h"
 #include "prog_faults.h"
 
 static am_counters run(const char *name, am_rt **out)
 {
     am_counters c;
     memset(&c, 0, sizeof c);
-    const am_program *p = am_program_find(name);
+    const am_program *p = am_program_find(name, NULL);
     am_rt *rt = lt_new();
     am_ref b = AM_NIL;
     if (p && am_spawn(rt, p->boot, 0, NULL, &b) == AM_OK && am_inject(rt, b, 0, NULL) == AM_OK)

@@ -27,7 +27,7 @@ NAMES = {  # module -> what it is (docs/fpga.md)
     "am_dsp_reg2x16": "registers in DSP blocks",
     "am_dsp_down": "counters in DSP blocks",
 }
-# an ICESTORM_LC (tests/fpga/ice40_opt.py's fill pass packs a few) holds one
+# an ICESTORM_LC (scripts/fpga/ice40_opt.py's fill pass packs a few) holds one
 # LUT4 and one carry
 LUT = r"SB_LUT4|LUT4|ICESTORM_LC"
 FF = r"SB_DFF\w*|TRELLIS_FF"

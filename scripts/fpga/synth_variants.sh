@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/fpga/synth_variants.sh BOARD OUT_DIR "SYNTH FLAGS" [VARIANT...]
+# scripts/fpga/synth_variants.sh BOARD OUT_DIR "SYNTH FLAGS" [VARIANT...]
 #   -- what the synthesis options cost an iCE40 board, in logic cells.
 #
 # Synthesizes the whole board (the same yosys script as `make ice40`, through
@@ -23,7 +23,7 @@
 #            limits (4 message and 4 state words, 4 sends, 2 creates; an
 #            area figure only: the firmware is built for 8 / 8 / 8 / 4)
 #   cut-*    the board's flags, the RTL with one feature cut out
-#            (tests/fpga/rtl_cut.py --list: the collector, fault delivery,
+#            (scripts/fpga/rtl_cut.py --list: the collector, fault delivery,
 #            the watchdog, the register read-back, ...): what the feature
 #            costs, an upper bound (the cut copy is not a working design)
 # MAKE_CMD (environment) is the make to run the board's rules with.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/fpga/cpu_variants.sh PICORV32_V OUT_DIR — what PicoRV32's knobs cost.
+# scripts/fpga/cpu_variants.sh PICORV32_V OUT_DIR — what PicoRV32's knobs cost.
 #
 # Synthesizes PicoRV32 alone for the iCE40 (synth_ice40 -abc9) with the
 # parameters the iCEBreaker's SoC gives it (rtl/am_soc.v: RV32I, no IRQs --

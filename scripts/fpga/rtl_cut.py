@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/fpga/rtl_cut.py -- a copy of the RTL with one feature cut out.
+"""scripts/fpga/rtl_cut.py -- a copy of the RTL with one feature cut out.
 
     rtl_cut.py NAME SRC_DIR DST_DIR   copy SRC_DIR (rtl/) to DST_DIR with cut NAME
     rtl_cut.py --list                 the cuts, one per line: name and what it removes
@@ -7,7 +7,7 @@
 
 What a feature of the machine costs on a board is measured by synthesizing
 the board without it (`make fpga-synth-variants BOARD=... FPGA_VARIANTS=
-cut-gc ...`, tests/fpga/synth_variants.sh; docs/fpga.md, "What 60% would
+cut-gc ...`, scripts/fpga/synth_variants.sh; docs/fpga.md, "What 60% would
 take"). A cut is a few exact text edits of the RTL that tie the feature off
 (its trigger to 0, its registers unread), so that synthesis removes its
 logic; the copy is NOT a working design: it is an upper bound of what the

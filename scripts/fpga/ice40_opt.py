@@ -76,7 +76,7 @@ built, never what it computes:
            nets (on I0, I3; the carry's inputs are I1, I2), fewest first.
            The pass writes the cell as nextpnr-ice40 would (ICESTORM_LC,
            CIN_CONST); its unused pins are "x", which
-           tests/fpga/nextpnr_lc.py (a --pre-pack script every nextpnr run
+           scripts/fpga/nextpnr_lc.py (a --pre-pack script every nextpnr run
            on such a netlist needs) unconnects. Not where another carry has
            the same inputs (nextpnr would pack that carry into the cell),
            nor where the LUT's output reaches a carry input it does not read
@@ -873,7 +873,7 @@ def fill_cell(nl, cell, head, partner, fed, name):
                        "CIN_CONST": "1", "CIN_SET": cin, "DFF_ENABLE": "0", "NEG_CLK": "0",
                        "SET_NORESET": "0", "ASYNC_SR": "0"},
         "port_directions": dict(LC_PORTS),
-        # unused inputs: "x", which tests/fpga/nextpnr_lc.py unconnects
+        # unused inputs: "x", which scripts/fpga/nextpnr_lc.py unconnects
         "connections": {**{p: [pins[p]] for p in PINS}, "O": lut["connections"]["O"],
                         "COUT": [co], "LO": [nl.new_net(cell + "$lo")],
                         **{p: ["x"] for p in LC_UNUSED}}}

@@ -2,7 +2,7 @@
 # split_hex.sh — cut a $readmemh image (one 32-bit word a line) into the
 # power-of-two banks of rtl/boards/am_ram_up5k.v.
 #
-#   tests/fpga/split_hex.sh IMAGE.hex BRAM_WORDS OUT_PREFIX
+#   scripts/fpga/split_hex.sh IMAGE.hex BRAM_WORDS OUT_PREFIX
 #
 # Bank b (2^b words, one per set bit of BRAM_WORDS, largest first from word
 # 0) gets words [base, base + 2^b) of IMAGE, padded with zeros, in

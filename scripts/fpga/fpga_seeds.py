@@ -10,7 +10,7 @@ leave for the DSP's own delays, which nextpnr does not model, and the last
 line how far the longest of them stays under the goal's period
 (fpga_sdf_sta.py; the analysis must find nextpnr's critical path).
 A seed without a report did not route (fpga.mk removes it when P&R fails,
-e.g. when tests/fpga/pnr_watch.py stops a stalled router): its line says
+e.g. when scripts/fpga/pnr_watch.py stops a stalled router): its line says
 so. Exits 1 when a seed did not route, a report is unreadable, a seed misses
 the board clock (that bitstream would not be usable), or an SDF analysis
 disagrees with nextpnr.

@@ -148,9 +148,9 @@ if a.sdf:
         period = 1000.0 / a.goal_mhz
         out += [f"DSP blocks: nextpnr has no delays for the DSP block itself and times its ports "
                 f"as registers with a nominal 0.1 ns clock-to-out and setup (the actor unit keeps "
-                f"registers there, rtl/boards/am_dsp_ice40.v, and tests/fpga/ice40_opt.py moves "
+                f"registers there, rtl/boards/am_dsp_ice40.v, and scripts/fpga/ice40_opt.py moves "
                 f"flip-flops there after synthesis). From the routed design's SDF "
-                f"(`tests/fpga/fpga_sdf_sta.py`, which finds the same {sta['all']:.1f} ns critical "
+                f"(`scripts/fpga/fpga_sdf_sta.py`, which finds the same {sta['all']:.1f} ns critical "
                 f"path): the longest path into a DSP input takes {sta['into_dsp']:.1f} ns, out of a "
                 f"DSP output {sta['out_of_dsp']:.1f} ns"
                 + (f", from one to another {sta['through_dsp']:.1f} ns" if sta.get("through_dsp") else "")
@@ -173,7 +173,7 @@ if over:
 if not timing_ok:
     print(f"fpga {a.board}: FAIL timing: {fmax:.2f} MHz < {a.clock_mhz:g} MHz")
 if not sta_ok:
-    print(f"fpga {a.board}: FAIL the SDF analysis (tests/fpga/fpga_sdf_sta.py): {sta_err}")
+    print(f"fpga {a.board}: FAIL the SDF analysis (scripts/fpga/fpga_sdf_sta.py): {sta_err}")
 if not use_ok:
     print(f"fpga {a.board}: FAIL the packed netlist does not add up: {use['lcs']} cells, "
           f"{sum(use['classes'].values())} classified, {lc['used']} placed; "

@@ -1,5 +1,5 @@
 # nextpnr_lc.py -- nextpnr-ice40 --pre-pack script: the logic cells that
-# tests/fpga/ice40_opt.py packed itself (ICESTORM_LC, its fill pass) get their
+# scripts/fpga/ice40_opt.py packed itself (ICESTORM_LC, its fill pass) get their
 # unused ports unconnected.
 #
 # A yosys JSON netlist cannot leave a cell's port unconnected: ice40_opt

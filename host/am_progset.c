@@ -1,0 +1,41 @@
+/*
+ * am_progset.c — the program-set helpers (am_progset.h), shared by every
+ * runner. The sets themselves come from host/am_progset_def.c, compiled once
+ * per program folder.
+ */
+#include "am_progset.h"
+
+#include <string.h>
+
+const am_program *am_program_find(const char *name, const am_progset **set)
+{
+    for (const am_progset *const *s = am_progsets; *s; s++)
+        for (const am_program *p = (*s)->programs; p->name; p++)
+            if (strcmp(p->name, name) == 0) {
+                if (set) *set = *s;
+                return p;
+            }
+    return NULL;
+}
+
+uint32_t am_behavior_table_hash(const am_behavior_desc *tab, uint32_t n)
+{
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < n; i++) {
+        for (const char *c = tab[i].name; *c; c++) h = (h ^ (uint8_t)*c) * 16777619u;
+        h = (h ^ (uint8_t)'\n') * 16777619u;
+    }
+    return h;
+}
+
+void am_progsets_list(FILE *f, int demos_only)
+{
+    for (const am_progset *const *s = am_progsets; *s; s++)
+        for (const am_program *p = (*s)->programs; p->name; p++) {
+            if (demos_only) {
+                if ((*s)->demos) fprintf(f, "%s\n", p->name);
+            } else {
+                fprintf(f, "%-20s %s%s\n", p->name, (*s)->demos ? "" : "[test] ", p->what);
+            }
+        }
+}

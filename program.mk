@@ -1,0 +1,124 @@
+# program.mk — program folders (docs/programs.md), included by the top Makefile.
+#
+# A program folder holds .c/.h files, behaviors.def and programs.def. Each
+# folder is built on its own, under build/programs/KEY/ (KEY: the folder's
+# path in the checkout, or ext/NAME-HASH for a folder outside it; nothing is
+# ever written into the folder):
+#
+#   manifest.txt        the folder's behaviors and programs, checked
+#                       (scripts/am_program.py manifest)
+#   host/libprog.a      its behaviors + its program set (host/am_progset_def.c)
+#   host-san/libprog.a  the same with ASan/UBSan (the project's folders, tests)
+#   fw/fw.hex           its firmware image: firmware + library + folder only
+#   am-run, am-sim      runners linked with this folder's set alone
+#
+# The project's own folders are demos/, tests/programs/ and bench/workloads/;
+# build/host/am-run and build/sim/am-sim are linked with all three.
+
+AM_PROGRAM_PY    := python3 scripts/am_program.py
+PROJECT_PROGRAMS := demos tests/programs bench/workloads
+# the stack every image keeps below the top of RAM at the least (bytes)
+FW_STACK_MIN     ?= 2048
+
+am_sym = am_progset_$(subst .,_,$(subst -,_,$(subst /,_,$(1))))
+
+# $(call am_program_lib,FLAVOR-DIR,OPT|SAN,FOLDER,KEY,DEMOS): compile a
+# folder's sources and its program set into FLAVOR-DIR/libprog.a
+define am_program_lib
+	@rm -rf $(1) && mkdir -p $(1)
+	@for f in $(wildcard $(3)/*.c); do \
+	  o=$(1)/$$(basename $$f .c).o; \
+	  $(CC) $(CFLAGS_$(2)) -I$(3) -c $$f -o $$o || exit 1; done
+	@$(CC) $(CFLAGS_$(2)) -I$(3) -DAM_PROGSET=$(call am_sym,$(4)) -DAM_PROGSET_FOLDER='"$(3)"' \
+	  -DAM_PROGSET_IMAGE='"$(abspath $(BUILD)/programs/$(4)/fw/fw.hex)"' -DAM_PROGSET_DEMOS=$(5) \
+	  -c host/am_progset_def.c -o $(1)/am_progset_def.o
+	@$(AM_PROGRAM_PY) defined $(BUILD)/programs/$(4)/manifest.txt $(1)/*.o
+	@ar rcs $(1)/libprog.a $(1)/*.o
+endef
+
+# $(call am_progsets_c,OUT,KEYS): the list of sets a runner is linked with
+am_progsets_c = mkdir -p $(dir $(1)) && { echo '\#include "am_progset.h"'; \
+	for k in $(foreach k,$(2),$(call am_sym,$(k))); do echo "extern const am_progset $$k;"; done; \
+	echo 'const am_progset *const am_progsets[] = {'; \
+	for k in $(foreach k,$(2),$(call am_sym,$(k))); do echo "    &$$k,"; done; \
+	echo '    0 };'; } > $(1).tmp && { cmp -s $(1).tmp $(1) || mv $(1).tmp $(1); }; rm -f $(1).tmp
+
+# $(call am_program_rules,FOLDER,KEY,DEMOS): every rule of one folder
+define am_program_rules
+$(BUILD)/programs/$(2)/manifest.txt: $(wildcard $(1)/*.def) lib/lib_behaviors.def \
+    lib/behaviors_all.def scripts/am_program.py
+	@mkdir -p $$(@D)
+	@$(AM_PROGRAM_PY) manifest $(1) $$@ --cc $(CC)
+
+$(BUILD)/programs/$(2)/host/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
+    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR)
+	$$(call am_program_lib,$$(@D),OPT,$(1),$(2),$(3))
+
+$(BUILD)/programs/$(2)/host-san/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
+    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR)
+	$$(call am_program_lib,$$(@D),SAN,$(1),$(2),$(3))
+
+$(BUILD)/programs/$(2)/fw/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
+    $(wildcard $(1)/*.h) $(FW_SRC) $(FW_HDR) firmware/link.ld
+	@mkdir -p $$(@D)
+	@$(AM_PROGRAM_PY) link $(1) $(FW_RAM) $(FW_STACK_MIN) -- \
+	  $(RV_PREFIX)gcc $(FW_CFLAGS) -I$(1) -nostdlib -nostartfiles -T firmware/link.ld \
+	  -Wl,--defsym=RAM_SIZE=$(FW_RAM) -Wl,--defsym=STACK_MIN=$(FW_STACK_MIN) \
+	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$$(@D)/fw.map \
+	  $(FW_SRC) $(wildcard $(1)/*.c) -lgcc -o $$(@D)/fw.elf
+	@$(RV_PREFIX)objcopy -O binary $$(@D)/fw.elf $$(@D)/fw.bin
+	@printf '%s ' "$(1):"; $(AM_PROGRAM_PY) image $$< $$(@D)/fw.bin $$@
+
+$(BUILD)/programs/$(2)/progsets.c: FORCE
+	@$$(call am_progsets_c,$$@,$(2))
+
+$(BUILD)/programs/$(2)/am-run: host/am_run.c $(BUILD)/programs/$(2)/progsets.c \
+    $(BUILD)/programs/$(2)/host/libprog.a $(BUILD)/host/libam.a
+	$(CC) $(CFLAGS_OPT) host/am_run.c $(BUILD)/programs/$(2)/progsets.c \
+	  $(BUILD)/programs/$(2)/host/libprog.a $(BUILD)/host/libam.a -o $$@
+
+$(BUILD)/programs/$(2)/am-sim: $(BUILD)/programs/$(2)/progsets.c $(BUILD)/programs/$(2)/host/libprog.a \
+    $(SIM_MODEL) $(SIM_DIR)/am_cosim.o $(BUILD)/host/libam.a
+	$$(call am_sim_link,$$@,$(BUILD)/programs/$(2)/progsets.c,$(BUILD)/programs/$(2)/host/libprog.a)
+endef
+
+.PHONY: FORCE
+FORCE:
+
+$(foreach p,$(PROJECT_PROGRAMS),$(eval $(call am_program_rules,$(p),$(p),$(if $(filter demos,$(p)),1,0))))
+
+PROJECT_HOST_LIBS := $(foreach p,$(PROJECT_PROGRAMS),$(BUILD)/programs/$(p)/host/libprog.a)
+PROJECT_SAN_LIBS  := $(foreach p,$(PROJECT_PROGRAMS),$(BUILD)/programs/$(p)/host-san/libprog.a)
+PROJECT_IMAGES    := $(foreach p,$(PROJECT_PROGRAMS),$(BUILD)/programs/$(p)/fw/fw.hex)
+
+.PHONY: firmware
+firmware: deps $(PROJECT_IMAGES)
+
+$(BUILD)/host/progsets.c: FORCE
+	@$(call am_progsets_c,$@,$(PROJECT_PROGRAMS))
+
+# ---- a folder of the user's: make run / sim-run PROGRAM=DIR NAME=NAME ----------
+ifneq ($(strip $(PROGRAM)),)
+PROGRAM_DIR := $(patsubst %/,%,$(PROGRAM))
+PROGRAM_KEY := $(shell $(AM_PROGRAM_PY) key '$(PROGRAM_DIR)')
+ifeq ($(filter $(PROGRAM_KEY),$(PROJECT_PROGRAMS)),)
+$(eval $(call am_program_rules,$(PROGRAM_DIR),$(PROGRAM_KEY),1))
+endif
+PROGRAM_BUILD := $(BUILD)/programs/$(PROGRAM_KEY)
+endif
+
+.PHONY: run sim-run program-check
+program-check:
+	@test -n "$(strip $(PROGRAM))" || { echo "make: PROGRAM=DIR is needed (a program folder: docs/programs.md)"; exit 2; }
+	@test -n "$(strip $(NAME))" || { echo "make: NAME=NAME is needed (one program of $(PROGRAM)/programs.def)"; exit 2; }
+	@test -z "$(findstring $(space),$(abspath $(PROGRAM)))" || { echo "make: PROGRAM=$(PROGRAM): a path with spaces is not supported"; exit 2; }
+
+space := $(subst ,, )
+
+run: program-check deps
+	@$(MAKE) --no-print-directory $(PROGRAM_BUILD)/am-run
+	@$(PROGRAM_BUILD)/am-run $(ARGS) $(NAME)
+
+sim-run: program-check deps
+	@$(MAKE) --no-print-directory $(PROGRAM_BUILD)/am-sim $(PROGRAM_BUILD)/fw/fw.hex
+	@$(PROGRAM_BUILD)/am-sim $(ARGS) $(NAME)

@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""am_program.py — the build's checks and image tool for program folders.
+
+A program folder holds .c/.h files, behaviors.def (AM_BEHAVIOR(NAME, fn)
+lines) and programs.def (AM_DEMO("name", AMB_BOOT, "what") lines);
+docs/programs.md. The build (program.mk) calls:
+
+  am_program.py key DIR
+      the folder's key under build/programs/: its path relative to the
+      checkout when inside it, else ext/NAME-HASH.
+  am_program.py manifest DIR OUT [--cc CC]
+      expands the two lists with the C preprocessor (what the compiler will
+      see), checks them and writes OUT: "beh NAME fn FILE:LINE" per behavior
+      (built-ins, library, folder, in id order) and "prog NAME ID FILE:LINE"
+      per program. Errors: a missing list, an empty programs.def, two
+      programs with one name, a behavior named like another one (the
+      library's included), a boot behavior that is not in the lists.
+  am_program.py defined MANIFEST OBJ...
+      every behavior the folder lists must be defined in its objects (nm).
+  am_program.py link DIR RAM STACK -- CC ARGS...
+      runs the firmware link; when the image does not fit, says by how many
+      bytes, for which program.
+  am_program.py image MANIFEST BIN HEX [NAME]
+      fills the image header (firmware/crt0.S) of the raw image BIN: the
+      behavior-table hash and count, the boot behavior (program NAME, or the
+      first of programs.def), the CRC-32; writes BIN back and HEX (one 32-bit
+      little-endian word per line, for $readmemh); prints the image's size
+      and stack budget.
+  am_program.py boot MANIFEST NAME
+      prints the boot behavior id of program NAME.
+  am_program.py subset MANIFEST AM_RUN NAME OUT.c [am-run options]
+      a firmware behavior table for a board that runs program NAME alone
+      (fpga.mk): every id keeps its place, but the behaviors that the
+      reference run of NAME never dispatches (AM_RUN --trace, with the
+      board's limits) point at a stub that fails (code 0xAB5E), so the
+      linker drops their code. Replaces firmware/fw_table.c.
+
+Every error is one line "FILE:LINE: what" (or "am_program: what") on
+stderr, exit status 1.
+"""
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# ids 0..2: the built-ins, in the order of AM_BUILTIN_BEHAVIORS (host/am_rt.h)
+# and firmware/fw_table.c; am-sim compares the resulting hash with its own
+# table's, so a change on one side alone is reported at once.
+BUILTINS = ["CONSOLE", "SINK", "ASK"]
+MAGIC = 0x31494D41            # "AMI1", header word 1
+HDR_WORDS = 10                # firmware/crt0.S: the header's words
+
+
+class Fail(Exception):
+    pass
+
+
+def key(d):
+    a = os.path.realpath(d)
+    root = os.path.realpath(ROOT)
+    if a == root or a.startswith(root + os.sep):
+        rel = os.path.relpath(a, root)
+        return rel if rel != "." else "top"
+    h = zlib.crc32(a.encode()) & 0xffffffff
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", os.path.basename(a)) or "program"
+    return "ext/%s-%08x" % (name, h)
+
+
+def rel(path):
+    a = os.path.realpath(path)
+    root = os.path.realpath(ROOT)
+    return os.path.relpath(a, root) if a.startswith(root + os.sep) else a
+
+
+def preprocess(d, cc):
+    """The two lists as the compiler sees them, with file:line of each entry."""
+    src = ("#define AM_BEHAVIOR(NAME, fn) @beh NAME fn\n"
+           "#include \"behaviors_all.def\"\n"
+           "#undef AM_BEHAVIOR\n"
+           "#define AM_DEMO(name, boot, what) @prog name boot\n"
+           "#include \"programs.def\"\n")
+    r = subprocess.run([cc, "-E", "-x", "c", "-I", d, "-I", os.path.join(ROOT, "lib"),
+                        "-I", os.path.join(ROOT, "include"), "-"],
+                       input=src, capture_output=True, text=True)
+    if r.returncode != 0:
+        msg = r.stderr.strip().splitlines()
+        raise Fail(msg[0] if msg else "the C preprocessor failed on %s" % d)
+    entries, fname, line = [], "?", 0
+    for raw in r.stdout.splitlines():
+        m = re.match(r'# (\d+) "([^"]*)"', raw)
+        if m:
+            line, fname = int(m.group(1)), m.group(2)
+            continue
+        for part in raw.split("@")[1:]:
+            w = part.split()
+            entries.append((w[0], w[1:], "%s:%d" % (rel(fname), line)))
+        line += 1
+    return entries
+
+
+def manifest(d, out, cc):
+    if not os.path.isdir(d):
+        raise Fail("program folder %s: no such directory" % d)
+    for f in ("behaviors.def", "programs.def"):
+        if not os.path.isfile(os.path.join(d, f)):
+            raise Fail("%s: missing: a program folder needs behaviors.def and programs.def "
+                       "(docs/programs.md)" % os.path.join(d, f))
+    behs = [(n, "builtin", "host/am_rt.h") for n in BUILTINS]
+    progs = []
+    for kind, args, where in preprocess(d, cc):
+        if kind == "beh":
+            name, fn = args[0].rstrip(","), args[1] if len(args) > 1 else "?"
+            for n, f, w in behs:
+                if n == name:
+                    raise Fail("%s: behavior %s is already defined at %s%s" % (
+                        where, name, w, " (a library behavior: choose another name)"
+                        if w.startswith("lib/") or f == "builtin" else ""))
+                if f == fn:
+                    raise Fail("%s: function %s already implements behavior %s (%s)" % (
+                        where, fn, n, w))
+            behs.append((name, fn, where))
+        else:
+            m = re.match(r'^"((?:[^"\\]|\\.)*)"\s*$', " ".join(args[:-1]).rstrip(","))
+            boot = args[-1].rstrip(",") if args else ""
+            if not m:
+                raise Fail("%s: a program's name must be a string literal" % where)
+            name = m.group(1)
+            if not re.match(r"^[A-Za-z0-9_.+-]+$", name):
+                raise Fail("%s: program name '%s': use letters, digits and . _ + -" % (where, name))
+            for n, _, w in progs:
+                if n == name:
+                    raise Fail("%s: a second program named '%s' (the first is at %s)" % (where, name, w))
+            ids = [i for i, b in enumerate(behs) if "AMB_" + b[0] == boot]
+            if not ids:
+                raise Fail("%s: program '%s': boot behavior %s is not in behaviors.def "
+                           "or the library's list" % (where, name, boot))
+            progs.append((name, ids[0], where))
+    if not progs:
+        raise Fail("%s: no programs (add AM_DEMO(\"name\", AMB_BOOT, \"what\") lines)"
+                   % os.path.join(d, "programs.def"))
+    with open(out + ".tmp", "w") as f:
+        for n, fn, w in behs:
+            f.write("beh %s %s %s\n" % (n, fn, w))
+        for n, i, w in progs:
+            f.write("prog %s %d %s\n" % (n, i, w))
+    os.replace(out + ".tmp", out)
+
+
+def read_manifest(path):
+    behs, progs = [], []
+    for line in open(path):
+        w = line.split()
+        if w[0] == "beh":
+            behs.append((w[1], w[2], w[3]))
+        elif w[0] == "prog":
+            progs.append((w[1], int(w[2]), w[3]))
+    return behs, progs
+
+
+def defined(path, objs):
+    behs, _ = read_manifest(path)
+    r = subprocess.run(["nm", "--defined-only"] + objs, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise Fail("nm failed: %s" % r.stderr.strip())
+    have = {l.split()[-1] for l in r.stdout.splitlines() if len(l.split()) == 3
+            and l.split()[1] in "TtWw"}
+    for name, fn, where in behs:
+        if where.startswith("lib/") or fn == "builtin":
+            continue
+        if fn not in have:
+            raise Fail("%s: behavior %s: no function %s() is defined in the folder's .c files"
+                       % (where, name, fn))
+
+
+def link(d, ram, stack, cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode == 0:
+        sys.stderr.write(r.stderr)
+        return 0
+    m = re.search(r"region `RAM' overflowed by (\d+) bytes", r.stderr)
+    if m:
+        raise Fail("firmware: program %s does not fit: %s bytes over the RAM (%d bytes, "
+                   "of which %d are kept for the stack: FW_STACK_MIN)" % (
+                       d, m.group(1), int(ram, 0), int(stack, 0)))
+    sys.stderr.write(r.stderr)
+    return r.returncode
+
+
+def table_hash(names):
+    h = 2166136261
+    for n in names:
+        for c in (n + "\n").encode():
+            h = ((h ^ c) * 16777619) & 0xffffffff
+    return h
+
+
+def boot_of(behs, progs, name):
+    if name is None:
+        return progs[0][1]
+    for n, i, _ in progs:
+        if n == name:
+            return i
+    raise Fail("no program named '%s' (the folder has: %s)" % (name, " ".join(p[0] for p in progs)))
+
+
+def image(mpath, binp, hexp, name):
+    behs, progs = read_manifest(mpath)
+    data = bytearray(open(binp, "rb").read())
+    data += b"\0" * (-len(data) % 4)
+    if len(data) < 4 * HDR_WORDS:
+        raise Fail("%s: too short for an image header" % binp)
+    w = list(struct.unpack_from("<%dI" % HDR_WORDS, data))
+    if w[1] != MAGIC:
+        raise Fail("%s: no image header at word 1 (firmware/crt0.S)" % binp)
+    if w[2] != len(data):
+        raise Fail("%s: the header says %d bytes, the image has %d" % (binp, w[2], len(data)))
+    w[3] = 0
+    w[4] = table_hash([b[0] for b in behs])
+    w[5] = len(behs)
+    w[6] = boot_of(behs, progs, name)
+    struct.pack_into("<%dI" % HDR_WORDS, data, 0, *w)
+    w[3] = zlib.crc32(bytes(data)) & 0xffffffff
+    struct.pack_into("<I", data, 12, w[3])
+    open(binp, "wb").write(data)
+    with open(hexp + ".tmp", "w") as f:
+        for i in range(0, len(data), 4):
+            f.write("%08x\n" % struct.unpack_from("<I", data, i)[0])
+    os.replace(hexp + ".tmp", hexp)
+    ram, bss_end, stack_min = w[8], w[9], w[7]
+    print("firmware: %d bytes image + %d bss, stack budget %d bytes (minimum %d), RAM %d; "
+          "%d behaviors, table hash %08x" % (len(data), bss_end - len(data), ram - bss_end,
+                                             stack_min, ram, len(behs), w[4]))
+
+
+def subset(mpath, am_run, name, out, opts):
+    behs, progs = read_manifest(mpath)
+    boot = boot_of(behs, progs, name)
+    r = subprocess.run([am_run, "--quiet", "--trace", "-"] + opts + [name],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise Fail("%s %s failed (exit %d): %s" % (am_run, name, r.returncode, r.stderr.strip()))
+    used = sorted({int(m.group(1)) for m in re.finditer(r"^\d+ [CA] [0-9a-f]+ b(\d+)", r.stdout, re.M)})
+    if boot not in used:
+        raise Fail("subset: %s never dispatched its boot behavior" % name)
+    with open(out + ".tmp", "w") as f:
+        f.write("/* Generated by scripts/am_program.py subset for program '%s' -- do not edit.\n"
+                " * Behaviors dispatched by the reference run: %s */\n" % (name, " ".join(map(str, used))))
+        f.write('#include "fw.h"\n#include "behaviors.h"\n\n'
+                "static void fw_absent_beh(am_ctx *ctx) { am_fail(ctx, 0xAB5Eu); }\n\n"
+                "const am_behavior_fn fw_behaviors[] = {\n"
+                "    fw_console_beh,\n    fw_sink_beh,\n    fw_ask_beh,\n")
+        for i, (n, fn, _) in enumerate(behs[len(BUILTINS):], len(BUILTINS)):
+            f.write("    %s,\n" % fn if i in used else "    fw_absent_beh, /* %d %s */\n" % (i, n))
+        f.write("};\n\nconst uint32_t fw_nbehaviors = sizeof fw_behaviors / sizeof fw_behaviors[0];\n")
+    os.replace(out + ".tmp", out)
+
+
+def main(argv):
+    try:
+        if len(argv) >= 2 and argv[0] == "key":
+            print(key(argv[1]))
+        elif len(argv) >= 3 and argv[0] == "manifest":
+            cc = argv[argv.index("--cc") + 1] if "--cc" in argv else os.environ.get("CC", "gcc")
+            manifest(argv[1], argv[2], cc)
+        elif len(argv) >= 2 and argv[0] == "defined":
+            defined(argv[1], argv[2:])
+        elif len(argv) >= 6 and argv[0] == "link" and argv[4] == "--":
+            return link(argv[1], argv[2], argv[3], argv[5:])
+        elif len(argv) in (4, 5) and argv[0] == "image":
+            image(argv[1], argv[2], argv[3], argv[4] if len(argv) == 5 else None)
+        elif len(argv) >= 5 and argv[0] == "subset":
+            subset(argv[1], argv[2], argv[3], argv[4], argv[5:])
+        elif len(argv) == 3 and argv[0] == "boot":
+            behs, progs = read_manifest(argv[1])
+            print(boot_of(behs, progs, argv[2]))
+        else:
+            sys.stderr.write(__doc__)
+            return 2
+    except Fail as e:
+        sys.stderr.write("%s\n" % e)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
