@@ -69,6 +69,7 @@ include sim/sim.mk
 include program.mk
 include fpga.mk
 include bench/bench.mk
+include tests/tests.mk
 
 # ---- host runtime -----------------------------------------------------------
 $(BUILD)/host/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR)
@@ -125,6 +126,7 @@ test: deps
 	@$(MAKE) --no-print-directory host-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory rtl-test lint sim-lint 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory sim-test 2>&1 | tee -a $(BUILD)/test.log
+	@$(MAKE) --no-print-directory program-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory fuzz-ci 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory fpga-test 2>&1 | tee -a $(BUILD)/test.log
 	@scripts/run-suites.sh --total $(BUILD)/test.log

@@ -164,7 +164,7 @@ am_status am_peek(const am_rt *rt, am_ref ref, am_beh *beh, am_word state[AM_MAX
 /* The host's model of a firmware trap: abort the running transaction with
  * cause (TRAP_ILLEGAL .. WATCHDOG), as the hardware does when a behavior
  * traps. For test programs that exercise the trap path on both targets
- * (tests/programs/prog_trap.h); does not return. */
+ * (the project's trap test programs use it); does not return. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))
 #endif

@@ -30,7 +30,7 @@
 //   the collector's gc_done_i; then it FETCHes (no second collection before
 //   that dispatch). Never before a fault delivery (REDIR), never inside a
 //   transaction.
-// * Cycles (measured by tests/rtl): COMMIT write -> next event readable by
+// * Cycles (measured by the unit benches, make rtl-test): COMMIT write -> next event readable by
 //   a SELF read = 7 + ncreates + (BECOME ? n + 1 : 0); a dead target costs 3.
 `default_nettype none
 

@@ -53,19 +53,3 @@ sim-lint: deps
 	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc -DAM_MUX_PORTS \
 	  rtl/lint.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v
 	@echo "sim-lint: clean"
-
-.PHONY: sim-test
-sim-test: sim
-	@tests/sim/run.sh $(SIM_DIR)/am-sim $(SIM_DIR)/tests
-
-# Random actor programs through the lockstep checker (tests/fuzz/fuzz.sh).
-N    ?= 1000
-SEED ?= 1
-FUZZ_CI_N ?= 300
-.PHONY: fuzz fuzz-ci
-fuzz: sim
-	@tests/fuzz/fuzz.sh $(N) $(SEED) $(SIM_DIR)/am-sim $(BUILD)/fuzz
-
-# The fixed-seed batch of `make test`.
-fuzz-ci: sim
-	@tests/fuzz/fuzz.sh $(FUZZ_CI_N) 1 $(SIM_DIR)/am-sim $(BUILD)/fuzz-ci

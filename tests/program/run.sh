@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# tests/program/run.sh — program folders the way a user makes them (make
+# program-test): folders outside the checkout, built and run with
+# `make run` / `make sim-run PROGRAM=DIR NAME=NAME`, nothing written into
+# them; images whose .rodata is 4k+1, 4k+2, 4k+3 bytes long boot and run in
+# lockstep; am-sim refuses another folder's or a damaged image; every bad
+# folder gets a one-line message naming the file (and line) and a non-zero
+# exit; and the product's sources name no tests/ or bench/ path.
+# Prints one PASS/FAIL line per check and "program: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+BUILD=${BUILD:-build}
+TMP=$(mktemp -d /tmp/am-program-test.XXXXXX)
+# the folders' builds go too (their keys are new with every temporary folder)
+trap 'for d in "$TMP"/*/; do rm -rf "$BUILD/programs/$(python3 scripts/am_program.py key "$d")"; done; rm -rf "$TMP"' EXIT
+pass=0; fail=0
+ok()  { echo "PASS $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
+mk()  { make --no-print-directory -C "$ROOT" "$@"; }
+
+# ---- a user's program: two files, a header of its own, the library ---------------
+hello=$TMP/hello
+mkdir -p "$hello"
+cat > "$hello/greet.h" <<'EOF'
+#ifndef GREET_H
+#define GREET_H
+#include "am_lib.h"
+#define GREETINGS 3
+#endif
+EOF
+cat > "$hello/boot.c" <<'EOF'
+#include "greet.h"
+#include "behaviors.h"
+/* Boot: a greeter behind the library's serializer, asked GREETINGS times. */
+void hello_boot(am_ctx *ctx)
+{
+    am_ref greeter = am_create(ctx, AMB_HELLO_GREETER, 0, 0);
+    am_ref ser = AM_CREATE(ctx, AMB_SERIALIZER, greeter);
+    am_ref k = am_create(ctx, AMB_HELLO_PRINTER, 0, 0);
+    for (am_word i = 1; i <= GREETINGS; i++)
+        AM_SEND(ctx, ser, k, i);
+}
+EOF
+cat > "$hello/greeter.c" <<'EOF'
+#include "greet.h"
+#include "behaviors.h"
+/* [customer, n] -> customer gets [n * 10] */
+void hello_greeter(am_ctx *ctx)
+{
+    am_word r[1] = { am_msg(ctx, 1) * 10 };
+    am_send(ctx, am_msg(ctx, 0), 1, r);
+}
+/* prints each answer */
+void hello_printer(am_ctx *ctx)
+{
+    am_print(ctx, "hello: got ");
+    am_print_uint(ctx, am_msg(ctx, 0));
+    am_print(ctx, "\n");
+}
+EOF
+printf 'AM_BEHAVIOR(HELLO_BOOT, hello_boot)\nAM_BEHAVIOR(HELLO_GREETER, hello_greeter)\nAM_BEHAVIOR(HELLO_PRINTER, hello_printer)\n' > "$hello/behaviors.def"
+printf 'AM_DEMO("hello", AMB_HELLO_BOOT, "greetings through a serializer")\n' > "$hello/programs.def"
+before=$(cd "$hello" && ls -la --time-style=+%s | sort)
+
+out=$(mk run PROGRAM="$hello" NAME=hello 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^hello: got ' <<< "$out")" -eq 3 ] && grep -q '^\[hello\] dispatches=' <<< "$out"; then
+  ok "make run PROGRAM=<outside> NAME=hello: 3 answers and the summary"
+else bad "make run PROGRAM=<outside>" "exit $rc: $(tail -3 <<< "$out")"; fi
+
+out=$(mk run PROGRAM="$hello" NAME=hello ARGS="--table 8 --quiet" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^hello: got ' <<< "$out")" -eq 3 ] && ! grep -q 'dispatches=' <<< "$out"; then
+  ok "make run ARGS=\"--table 8 --quiet\": the options reach am-run"
+else bad "make run ARGS=..." "exit $rc: $(tail -3 <<< "$out")"; fi
+
+out=$(mk sim-run PROGRAM="$hello" NAME=hello ARGS="--max-cycles 5000000" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q '^\[hello\] lockstep: [0-9]* transactions checked, 0 divergences' <<< "$out" \
+   && grep -q '^\[hello\] cycles/dispatch' <<< "$out" && grep -q '^\[hello\] gc:' <<< "$out"; then
+  ok "make sim-run PROGRAM=<outside> NAME=hello: lockstep, 0 divergences"
+else bad "make sim-run PROGRAM=<outside>" "exit $rc: $(tail -3 <<< "$out")"; fi
+if [ "$(cd "$hello" && ls -la --time-style=+%s | sort)" = "$before" ]; then
+  ok "nothing written into the program folder"
+else bad "nothing written into the program folder" "$(ls "$hello")"; fi
+
+key=$(python3 scripts/am_program.py key "$hello")
+out=$(mk run PROGRAM="$hello" NAME=nosuch 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "no program named 'nosuch' in $hello" <<< "$out"; then
+  ok "an unknown NAME: a message naming the folder, exit $rc"
+else bad "an unknown NAME" "exit $rc: $out"; fi
+
+# ---- images whose contents end at every byte offset ------------------------------
+# The text is writable (.data, after .rodata), so the image's last byte lands
+# at 4k+1, 4k+2, 4k+3 as its length changes; .bss (odd_zero) follows it and
+# crt0.S clears it with word stores.
+seen=""
+for n in 0 1 2 3; do
+  d=$TMP/odd$n; mkdir -p "$d"
+  pad=$(printf '%*s' $((n + 1)) '' | tr ' ' x)
+  cat > "$d/odd.c" <<EOF
+#include "am_lib.h"
+#include "behaviors.h"
+char odd_text[] = "odd $pad\n";
+static volatile am_word odd_zero;
+void odd_boot(am_ctx *ctx) { am_print(ctx, odd_text + odd_zero + am_msg_len(ctx)); }
+EOF
+  printf 'AM_BEHAVIOR(ODD_BOOT, odd_boot)\n' > "$d/behaviors.def"
+  printf 'AM_DEMO("odd", AMB_ODD_BOOT, "an image of another length")\n' > "$d/programs.def"
+  out=$(mk sim-run PROGRAM="$d" NAME=odd 2>&1); rc=$?
+  elf=$BUILD/programs/$(python3 scripts/am_program.py key "$d")/fw/fw.elf
+  # where the image's contents end: the last byte of any object in .rodata / .data
+  end=$(riscv64-unknown-elf-objdump -t "$elf" 2>/dev/null | awk '$3 == "O" && ($4 == ".rodata" || $4 == ".data") {print $1, $5}' \
+        | while read -r a l; do echo $(( 0x$a + 0x$l )); done | sort -n | tail -1)
+  r=$(( ${end:-0} % 4 ))
+  if [ $rc -eq 0 ] && grep -q "^odd $pad$" <<< "$out" && grep -q "0 divergences" <<< "$out"; then
+    seen="$seen $r"
+  else bad "the image whose contents end at 4k+$r boots" "exit $rc: $(tail -3 <<< "$out")"; fi
+done
+for r in 1 2 3; do
+  case " $seen " in *" $r "*) ok "an image whose contents end at 4k+$r bytes boots and runs in lockstep";;
+    *) bad "an image whose contents end at 4k+$r bytes" "not made (ends mod 4 seen:$seen)";; esac
+done
+
+# ---- the image header: am-sim runs only the image of its own table -----------------
+hex=$BUILD/programs/$key/fw/fw.hex
+sim=$BUILD/programs/$key/am-sim
+out=$("$sim" --quiet --image "$BUILD/programs/demos/fw/fw.hex" hello 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "was built from another behavior table" <<< "$out" && grep -q "rebuild" <<< "$out"; then
+  ok "am-sim refuses an image of another behavior table (rebuild message)"
+else bad "am-sim refuses an image of another behavior table" "exit $rc: $out"; fi
+python3 -c 'import sys; w = open(sys.argv[1]).read().split(); w[39] = "%08x" % (int(w[39], 16) ^ 1); print("\n".join(w))' "$hex" > "$TMP/bad.hex"
+out=$("$sim" --quiet --image "$TMP/bad.hex" hello 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "CRC-32 .* a damaged image" <<< "$out"; then
+  ok "am-sim refuses a damaged image (CRC-32)"
+else bad "am-sim refuses a damaged image" "exit $rc: $out"; fi
+
+# ---- bad folders: one line naming the file (and line), a non-zero exit -------------
+expect_error() {   # NAME FOLDER PATTERN [TARGET]
+  local what=$1 d=$2 pat=$3 target=${4:-run} out rc
+  out=$(mk "$target" PROGRAM="$d" NAME=x 2>&1); rc=$?
+  if [ $rc -ne 0 ] && grep -qE "$pat" <<< "$out"; then ok "$what: $(grep -E "$pat" <<< "$out" | head -1 | sed "s|$TMP/||g")"
+  else bad "$what" "exit $rc: $(tail -3 <<< "$out")"; fi
+}
+X_SRC='#include "behaviors.h"\nvoid x_boot(am_ctx *ctx) { (void)ctx; }\n'
+mkfolder() {   # DIR BEHAVIORS PROGRAMS [C SOURCE]
+  mkdir -p "$1"; printf '%b' "$2" > "$1/behaviors.def"; [ -n "$3" ] && printf '%b' "$3" > "$1/programs.def"
+  printf '%b' "${4:-$X_SRC}" > "$1/x.c"
+}
+mkfolder "$TMP/noprog" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' ''
+expect_error "a folder without programs.def" "$TMP/noprog" "noprog/programs.def: missing"
+mkfolder "$TMP/undef" 'AM_BEHAVIOR(X_BOOT, x_boot)\nAM_BEHAVIOR(X_GONE, x_gone)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
+expect_error "a behavior listed but not defined" "$TMP/undef" "undef/behaviors.def:2: behavior X_GONE: no function x_gone"
+mkfolder "$TMP/twice" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\nAM_DEMO("x", AMB_X_BOOT, "again")\n'
+expect_error "two programs with one name" "$TMP/twice" "twice/programs.def:2: a second program named 'x' \(the first is at .*programs.def:1\)"
+mkfolder "$TMP/clash" 'AM_BEHAVIOR(X_BOOT, x_boot)\nAM_BEHAVIOR(CELL, x_cell)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
+expect_error "a name clash with a library behavior" "$TMP/clash" "clash/behaviors.def:2: behavior CELL is already defined at lib/lib_behaviors.def:[0-9]+ \(a library behavior"
+mkfolder "$TMP/noboot" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_NONE, "x")\n'
+expect_error "a boot behavior that is not listed" "$TMP/noboot" "noboot/programs.def:1: program 'x': boot behavior AMB_X_NONE is not in"
+mkfolder "$TMP/big" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n' \
+  '#include "behaviors.h"\nstatic const am_word table[17000] = { 1 };\nvoid x_boot(am_ctx *ctx) { am_fail(ctx, table[am_msg(ctx, 0) % 17000]); }\n'
+expect_error "an image too big for the RAM" "$TMP/big" "firmware: program .*big does not fit: [0-9]+ bytes over the RAM" sim-run
+expect_error "a folder that does not exist" "$TMP/none" "program folder .*none: no such directory"
+
+# ---- the product does not depend on its tests --------------------------------------
+hits=$(grep -rlE "(^|[^a-z_])(tests|bench)/" include lib host firmware rtl sim 2>/dev/null)
+flags=$(make --no-print-directory -C "$ROOT" -pn host 2>/dev/null | grep -E "^(CFLAGS_[A-Z]+|FW_CFLAGS) " | grep -E "I(tests|bench)")
+if [ -z "$hits$flags" ]; then ok "no tests/ or bench/ path in include/ lib/ host/ firmware/ rtl/ sim/ or the compile flags"
+else bad "the product names tests/ or bench/" "$hits $flags"; fi
+
+echo "program: $pass passed, $fail failed"
+[ $fail -eq 0 ]
