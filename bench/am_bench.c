@@ -15,7 +15,7 @@
  *   RESULT <workload> <run> <units> <ns>
  * Each run checks its own result (values, dispatch counts, no fault); a
  * wrong answer prints "FAIL ..." and exits 1. The workloads' behaviors are
- * bench/wl_*.c, protocols in bench/bench.h. The timed region is the
+ * bench/workloads/wl_*.c, protocols in bench/workloads/bench.h. The timed region is the
  * injection of the initial messages and am_run(); creating the runtime,
  * spawning and wiring the initial actors are outside it (as in the Erlang
  * and CAF versions).

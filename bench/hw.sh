@@ -7,7 +7,7 @@
 #   bench/hw.sh [AM_SIM]        (`make bench-hw`; also part of `make bench`)
 #
 # Runs `selfloop` and every `bench-*` program of `AM_SIM --list`
-# (bench/programs.def, behaviors in bench/wl_boot.c). Each program checks its
+# (bench/workloads/programs.def, behaviors in bench/workloads/wl_boot.c). Each program checks its
 # own answer on the machine and prints "bench NAME: ok ..." (or "WRONG"). The
 # console is needed for that, so the programs run without --quiet (the
 # console output costs no extra cycles: it is printed either way).
@@ -43,7 +43,7 @@ META=$BENCH_DIR/hw-meta.txt
 
 progs=$("$SIM" --list | awk '$1 ~ /^bench-/ { print $1 }')
 if [ -z "$progs" ]; then
-  echo "bench-hw: $SIM lists no bench-* program (bench/programs.def)" >&2
+  echo "bench-hw: $SIM lists no bench-* program (bench/workloads/programs.def)" >&2
   exit 1
 fi
 progs="selfloop $progs"

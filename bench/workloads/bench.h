@@ -1,14 +1,14 @@
 /*
- * bench.h — the benchmark workloads of actormachine (issue 6): message
- * tags, state layouts and behavior ids. The behaviors (bench/wl_*.c) are
+ * bench.h — the benchmark workloads of actormachine: message tags, state
+ * layouts and behavior ids. The behaviors (wl_*.c in this folder) are
  * written against include/am.h only, like lib/: 32-bit words, no libc, no
  * pointers, no globals, <= 8 sends and <= 4 creates per transaction, so
  * they build unchanged for the firmware. The host driver is bench/am_bench.c;
  * the same workloads for Erlang/OTP and CAF are bench/erlang/, bench/caf/.
  *
- * Behavior ids: lib/behaviors.def includes bench/behaviors.def at its end,
- * so the AMB_BENCH_* ids come from lib/behaviors.h, identical on host and
- * firmware.
+ * Behavior ids: this folder is a program folder (docs/programs.md); its
+ * behaviors.def gives the AMB_BENCH_* ids, after the library's, identical
+ * on host and firmware.
  */
 #ifndef AM_BENCH_H
 #define AM_BENCH_H
