@@ -113,7 +113,7 @@ $(BUILD)/tests/lib/test_demos: $(BUILD)/programs/demos/host-san/libprog.a
 $(BUILD)/tests/lib/test_bench_hw: $(BUILD)/programs/bench/workloads/host-san/libprog.a
 
 host-test: deps $(HOST_TESTS) $(BUILD)/host/am-run
-	@scripts/run-suites.sh host $(HOST_TESTS)
+	@scripts/run-suites.sh host $(HOST_TESTS) tests/host/flags.sh
 
 
 # ---- the two commands -----------------------------------------------------------

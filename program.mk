@@ -97,6 +97,14 @@ firmware: deps $(PROJECT_IMAGES)
 $(BUILD)/host/progsets.c: FORCE
 	@$(call am_progsets_c,$@,$(PROJECT_PROGRAMS))
 
+# build/sim/am-sim: the model with the project's three folders
+$(SIM_DIR)/am-sim: $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS) $(SIM_MODEL) $(SIM_DIR)/am_cosim.o \
+    $(BUILD)/host/libam.a
+	$(call am_sim_link,$@,$(BUILD)/host/progsets.c,$(PROJECT_HOST_LIBS))
+
+.PHONY: sim
+sim: deps $(SIM_DIR)/am-sim $(PROJECT_IMAGES)
+
 # ---- a folder of the user's: make run / sim-run PROGRAM=DIR NAME=NAME ----------
 ifneq ($(strip $(PROGRAM)),)
 PROGRAM_DIR := $(patsubst %/,%,$(PROGRAM))

@@ -23,12 +23,16 @@
  *   - The abort jump is armed once per am_run/am_step (run_loop), not per
  *     dispatch, with __builtin_setjmp where available.
  */
+/* sigaction, setitimer (the watchdog) are POSIX/XSI, not C11 */
+#define _XOPEN_SOURCE 700
 #include "am_rt.h"
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "am_console.h"
 #include "am_trace.h"
@@ -39,6 +43,11 @@
 /* The table word of a live slot whose reference is ref: gen << 16 | 1. */
 #define LIVE_KEY(ref) (((ref) & 0xffff0000u) | 1u)
 #define NO_BEH 0xffffffffu
+
+/* Orders the runtime's own stores against the watchdog's signal handler
+ * (a compiler barrier: no instruction). */
+#define SIGNAL_FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define WD_TICK_MS 50u   /* the watchdog's tick (CPU time) */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LIKELY(x)   __builtin_expect(!!(x), 1)
@@ -136,6 +145,7 @@ struct am_rt {
     uint32_t next;                   /* lowest never-used slot */
     uint32_t nlive;
     uint32_t snap_free_top, snap_next; /* taken by the first CREATE */
+    uint64_t snap_seq;               /* the transaction that took them */
 
     /* ---- garbage collection (docs/gc.md) ---- */
     uint32_t gc_low, gc_period;      /* the triggers (am_config) */
@@ -144,7 +154,12 @@ struct am_rt {
     uint64_t gc_runs, gc_reclaimed;
     uint32_t gc_live_max, gc_live_last;
 
-    int in_dispatch;
+    int in_dispatch;                 /* 1: a built-in behavior runs, 2: a program's */
+    uint32_t verdict;                /* am_step_abort: the cause to abort with */
+    /* the watchdog (am_config.watchdog_ms): ticks of WD_TICK_MS seen by the
+     * same dispatch (wd_seq) while a program's behavior ran */
+    uint32_t wd_limit, wd_ticks;
+    uint64_t wd_seq;
     int tracing;                     /* trace file or callback set */
     int commit_hooks;                /* tracing or test_perturb_seq set */
     uint32_t fault_cause;
@@ -244,6 +259,7 @@ void am_config_default(am_config *cfg)
     cfg->fault_handler = AM_CONSOLE;
     cfg->gc_low = 4;      /* = max_creates: a transaction always finds its slots */
     cfg->gc_period = 1024;
+    cfg->watchdog_ms = 1000;
 }
 
 am_status am_rt_new(const am_config *cfg_in, am_rt **out)
@@ -256,7 +272,8 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
         cfg.msg_words > AM_MAX_MSG_WORDS || cfg.state_words < 1 ||
         cfg.state_words > AM_MAX_STATE_WORDS || cfg.max_sends < 1 ||
         cfg.max_sends > (1u << 16) || cfg.max_creates < 1 ||
-        cfg.max_creates > (1u << 16) || cfg.gc_period > 0xffffu)
+        cfg.max_creates > (1u << 16) || cfg.gc_period > 0xffffu ||
+        cfg.watchdog_ms > AM_WATCHDOG_MS_MAX)
         return AM_E_CONFIG;
     if (!cfg.behaviors) {
         cfg.behaviors = am_std_behaviors;
@@ -268,6 +285,7 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     am_rt *rt = calloc(1, sizeof *rt);
     if (!rt) return AM_E_NOMEM;
     rt->cfg = cfg;
+    rt->wd_limit = (cfg.watchdog_ms + WD_TICK_MS - 1) / WD_TICK_MS;
     size_t ts = cfg.table_size;
     rt->table_size = cfg.table_size;
     rt->queue_depth = cfg.queue_depth;
@@ -426,6 +444,8 @@ am_word am_state(const am_ctx *ctx, uint32_t i)
 
 _Noreturn static NOINLINE void txn_fault(am_rt *rt, uint32_t cause, am_word code)
 {
+    rt->in_dispatch = 0;          /* the watchdog leaves a failing behavior be */
+    SIGNAL_FENCE();
     rt->fault_cause = cause;
     rt->fault_code = code;
     AM_LONGJMP(rt->abort_jmp);
@@ -450,9 +470,13 @@ am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
     if (UNLIKELY(nc >= rt->max_creates)) txn_fault(rt, AM_FAULT_TOO_MANY_CREATES, 0);
     if (nc == 0) {
         /* the allocator as the transaction found it (only CREATE allocates;
-         * abort restores it when a CREATE allocated) */
+         * abort restores it when this transaction took it: also when the
+         * watchdog interrupts alloc_slot before ncreates counts the slot) */
         rt->snap_free_top = rt->free_top;
         rt->snap_next = rt->next;
+        SIGNAL_FENCE();
+        rt->snap_seq = rt->seq;
+        SIGNAL_FENCE();
     }
     am_ref ref = alloc_slot(rt);
     if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, AM_FAULT_TABLE_FULL, 0);
@@ -650,7 +674,7 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
 static NOINLINE void do_abort(am_rt *rt)
 {
     if (UNLIKELY(rt->seq == rt->perturb_seq)) rt->fault_code ^= 1u;
-    if (rt->ncreates) {   /* a CREATE allocated: snapshot taken */
+    if (rt->snap_seq == rt->seq) {   /* a CREATE took the snapshot */
         rt->free_top = rt->snap_free_top;
         rt->next = rt->snap_next;
     }
@@ -774,7 +798,8 @@ INLINE void dispatch(am_rt *rt)
     rt->cur_beh = beh;
     rt->self_st = a->st;
 
-    rt->in_dispatch = 1;
+    rt->in_dispatch = 1 + (beh >= AM_BEH_FIRST_USER);
+    if (UNLIKELY(rt->verdict)) txn_fault(rt, rt->verdict, 0);   /* am_step_abort */
     rt->behaviors[beh].fn(&rt->ctx);
     rt->in_dispatch = 0;
     if (UNLIKELY(rt->count + rt->nsends > rt->queue_depth)) {
@@ -797,6 +822,52 @@ static NOINLINE void drain(am_rt *rt)
     }
 }
 
+/* ---- the watchdog (docs/semantics.md, "Watchdog") ---------------------------
+ * A program's behavior that runs longer than watchdog_ms of CPU time aborts
+ * with WATCHDOG, like the hardware's cycle budget. Nothing is added to a
+ * dispatch: one process-wide interval timer (ITIMER_VIRTUAL, SIGVTALRM,
+ * every WD_TICK_MS of user CPU time) is started by the first run of a
+ * runtime whose budget is not 0 and keeps running; at each tick the handler
+ * looks at the runtime inside run_loop (wd_rt). When the same dispatch (seq)
+ * is still in a program's behavior at wd_limit ticks in a row, the handler
+ * leaves the behavior by the abort jump -- as a staging fault does -- and the
+ * transaction aborts with WATCHDOG, within [watchdog_ms, watchdog_ms +
+ * WD_TICK_MS] of CPU time. Built-in behaviors (the console writing to a
+ * blocked stdout) are never interrupted; nor is the runtime between
+ * dispatches. */
+static am_rt *volatile wd_rt;        /* the runtime inside run_loop */
+
+static void wd_tick(int sig)
+{
+    (void)sig;
+    am_rt *rt = wd_rt;
+    if (!rt || !rt->wd_limit || rt->in_dispatch != 2) return;
+    if (rt->wd_seq != rt->seq) {
+        rt->wd_seq = rt->seq;
+        rt->wd_ticks = 1;
+        return;
+    }
+    if (++rt->wd_ticks <= rt->wd_limit) return;
+    rt->in_dispatch = 0;
+    rt->fault_cause = AM_FAULT_WATCHDOG;
+    rt->fault_code = 0;
+    AM_LONGJMP(rt->abort_jmp);      /* SA_NODEFER: the signal stays unblocked */
+}
+
+static void wd_start(void)
+{
+    static int started;
+    if (started) return;
+    started = 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = wd_tick;
+    sa.sa_flags = SA_RESTART | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    struct itimerval it = { { 0, WD_TICK_MS * 1000 }, { 0, WD_TICK_MS * 1000 } };
+    if (sigaction(SIGVTALRM, &sa, NULL) == 0) setitimer(ITIMER_VIRTUAL, &it, NULL);
+}
+
 /* drain() under the abort jump: a staging fault (txn_fault) unwinds the
  * behavior and drain() to here, the transaction aborts and the loop goes
  * on -- one setjmp per run, not per dispatch. A callback may run the
@@ -808,6 +879,9 @@ static NOINLINE uint64_t run_loop(am_rt *rt, uint64_t budget)
 {
     am_jmp_buf saved;
     uint64_t saved_end = rt->end_seq, seq0 = rt->seq;
+    am_rt *saved_wd = wd_rt;
+    if (rt->wd_limit) wd_start();
+    wd_rt = rt;
     memcpy(&saved, &rt->abort_jmp, sizeof saved);
     rt->end_seq = budget > UINT64_MAX - seq0 ? UINT64_MAX : seq0 + budget;
     if (AM_SETJMP(rt->abort_jmp) != 0) {
@@ -815,6 +889,7 @@ static NOINLINE uint64_t run_loop(am_rt *rt, uint64_t budget)
         do_abort(rt);
     }
     drain(rt);
+    wd_rt = saved_wd;
     memcpy(&rt->abort_jmp, &saved, sizeof saved);
     uint64_t left = rt->end_seq - rt->seq;
     uint64_t inner = rt->seq - seq0;
@@ -827,6 +902,17 @@ am_status am_step(am_rt *rt)
     if (rt->in_dispatch) return AM_E_REENTRANT;
     if (rt->count == 0 && !rt->redirect) return AM_E_EMPTY;
     run_loop(rt, 1);
+    return AM_OK;
+}
+
+am_status am_step_abort(am_rt *rt, uint32_t cause)
+{
+    if (rt->in_dispatch) return AM_E_REENTRANT;
+    if (rt->count == 0 && !rt->redirect) return AM_E_EMPTY;
+    if (cause == AM_FAULT_NONE || cause >= AM_FAULT_COUNT_) return AM_E_CONFIG;
+    rt->verdict = cause;
+    run_loop(rt, 1);
+    rt->verdict = 0;
     return AM_OK;
 }
 

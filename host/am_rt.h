@@ -62,6 +62,8 @@ typedef void (*am_fault_fn)(void *user, const am_fault_record *rec);
 typedef void (*am_output_fn)(void *user, const char *bytes, size_t n);
 typedef void (*am_trace_fn)(void *user, const char *line, size_t n);
 
+#define AM_WATCHDOG_MS_MAX 3600000u
+
 typedef struct am_config {
     uint32_t table_size;   /* actor slots incl. the console (2..65536) */
     uint32_t queue_depth;  /* events, excluding the one in dispatch (>=1) */
@@ -79,6 +81,12 @@ typedef struct am_config {
      * hardware's reset values. gc_period <= 65535. */
     uint32_t gc_low;
     uint32_t gc_period;
+    /* The watchdog (docs/semantics.md): a program's behavior that runs
+     * longer than watchdog_ms milliseconds of CPU time aborts with WATCHDOG
+     * (within watchdog_ms + 50). Default 1000; 0: off; at most
+     * AM_WATCHDOG_MS_MAX. It uses SIGVTALRM and ITIMER_VIRTUAL: a program
+     * that embeds the runtime and needs them sets 0. */
+    uint32_t watchdog_ms;
     /* The behavior table (NULL: am_std_behaviors, the library's; a program
      * folder's is its am_progset's). Entries 0..2 must be the built-ins. */
     const am_behavior_desc *behaviors;
@@ -131,6 +139,11 @@ am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg);
 
 /* Dispatch the next event (one transaction). AM_E_EMPTY if none queued. */
 am_status am_step(am_rt *rt);
+/* Lockstep only (sim/am_cosim.c): dispatch the next event as am_step does
+ * but abort it with cause instead of running its behavior -- the hardware's
+ * verdict on a transaction the host cannot judge (WATCHDOG: the budget is
+ * in the core's cycles). AM_E_CONFIG for a cause that is not a fault. */
+am_status am_step_abort(am_rt *rt, uint32_t cause);
 /* Dispatch until the queue is empty or max_dispatches have run (0 = no
  * limit); AM_OK when it drained, AM_E_LIMIT when the budget ran out. */
 am_status am_run(am_rt *rt, uint64_t max_dispatches);

@@ -13,8 +13,8 @@
  * the console is the fault handler) and, at the end, the counters; with
  * --faults also every fault record as it happens (seq, cause, whole event),
  * on stdout so that the order is deterministic.
- * Exit status: 0 when the queue drained, 1 on a usage or runtime error,
- * 2 when the dispatch budget ran out.
+ * Exit status (--help): 0 the queue drained, 1 a runtime error, 2 a usage
+ * error, 3 the dispatch budget ran out -- the same codes as am-sim's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,27 +24,35 @@
 #include "am_rt.h"
 #include "am_progset.h"
 
+/* Exit status, the same as am-sim's (sim/am_sim_main.cpp). */
+enum { EXIT_RAN = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_STOPPED = 3 };
+
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: am-run [options] PROGRAM  run a program on the reference runtime\n"
         "       am-run --list             list the programs\n"
         "options:\n"
-        "  --trace FILE       write one line per transaction (- for stdout)\n"
+        "  --trace FILE       write one line per transaction to FILE (- for stderr: the\n"
+        "                     console keeps stdout)\n"
         "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
-        "  --max N            stop after N dispatches (default 1000000)\n"
-        "  --table N          actor table slots, console included (default 128)\n"
+        "  --max N            stop after N dispatches (default 1000000; 0 = no limit)\n"
+        "  --table N          actor table slots, console included (2..65536, default 128)\n"
         "  --gc-low N         collect garbage when fewer than N slots are free (default 4;\n"
         "                     0 = never on that account; docs/gc.md)\n"
-        "  --gc-period N      collect every N dispatches (default 1024; 0 = off)\n"
-        "  --queue N          event queue depth (default 63)\n"
-        "  --sends N          sends per transaction (default 8)\n"
-        "  --creates N        creates per transaction (default 4)\n"
-        "  --msg-words N      words per message (default 8)\n"
-        "  --state-words N    state words per actor (default 8)\n"
+        "  --gc-period N      collect every N dispatches (0..65535, default 1024; 0 = off)\n"
+        "  --queue N          event queue depth (1..16777216, default 63)\n"
+        "  --sends N          sends per transaction (1..65536, default 8)\n"
+        "  --creates N        creates per transaction (1..65536, default 4)\n"
+        "  --msg-words N      words per message (1..8, default 8)\n"
+        "  --state-words N    state words per actor (1..8, default 8)\n"
+        "  --watchdog MS      a behavior running longer than MS milliseconds of CPU time\n"
+        "                     aborts with WATCHDOG (0..3600000, default 1000; 0 = off)\n"
         "  --faults           print every fault record (also when a program installs\n"
         "                     its own fault handler instead of the console)\n"
-        "  --quiet            no counters at the end\n");
+        "  --quiet            no counters at the end\n"
+        "exit status: 0 the queue drained, 1 a runtime error, 2 a usage error (option,\n"
+        "program name, file), 3 stopped: the --max budget ran out\n");
 }
 
 static void on_fault(void *user, const am_fault_record *rec)
@@ -54,16 +62,27 @@ static void on_fault(void *user, const am_fault_record *rec)
     am_fault_print(stdout, rec);
 }
 
-static int parse_u32(const char *opt, const char *s, uint32_t *out)
+/* The numeric options: where each goes, its range, and what the range is. */
+typedef struct num_opt {
+    const char *name;
+    uint32_t *dst;
+    uint32_t lo, hi;
+    const char *what;
+} num_opt;
+
+/* "--opt VALUE" -> *dst; on error a message naming the option, the value
+ * and the range, and -1. Decimal or 0x hex, no sign. */
+static int parse_num(const num_opt *o, const char *s)
 {
     char *end;
     errno = 0;
-    unsigned long v = strtoul(s, &end, 0);
-    if (errno || *s == '\0' || *end != '\0' || v > 0xffffffffUL) {
-        fprintf(stderr, "am-run: %s needs a number, got '%s'\n", opt, s);
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *s == '\0' || *s == '-' || *s == '+' || *end != '\0' || v < o->lo || v > o->hi) {
+        fprintf(stderr, "am-run: %s '%s': %s takes %s from %u to %u\n", o->name, s, o->name,
+                o->what, (unsigned)o->lo, (unsigned)o->hi);
         return -1;
     }
-    *out = (uint32_t)v;
+    *o->dst = (uint32_t)v;
     return 0;
 }
 
@@ -74,51 +93,52 @@ int main(int argc, char **argv)
     const char *trace_path = NULL, *name = NULL;
     uint32_t max = 1000000, arg = 0;
     int quiet = 0;
+    const num_opt opts[] = {
+        { "--max", &max, 0, UINT32_MAX, "a dispatch count (0: no limit)" },
+        { "--arg", &arg, 0, UINT32_MAX, "a 32-bit word" },
+        { "--table", &cfg.table_size, 2, 65536, "a slot count (the console takes one)" },
+        { "--gc-low", &cfg.gc_low, 0, 65536, "a slot count" },
+        { "--gc-period", &cfg.gc_period, 0, 65535, "a dispatch count" },
+        { "--queue", &cfg.queue_depth, 1, 1u << 24, "an event count" },
+        { "--sends", &cfg.max_sends, 1, 1u << 16, "a count" },
+        { "--creates", &cfg.max_creates, 1, 1u << 16, "a count" },
+        { "--msg-words", &cfg.msg_words, 1, AM_MAX_MSG_WORDS, "a word count" },
+        { "--state-words", &cfg.state_words, 1, AM_MAX_STATE_WORDS, "a word count" },
+        { "--watchdog", &cfg.watchdog_ms, 0, AM_WATCHDOG_MS_MAX, "milliseconds (0: off)" },
+    };
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        uint32_t *dst = NULL;
-        if (!strcmp(a, "--list") || !strcmp(a, "--list-demos")) {
+        const num_opt *o = NULL;
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+            if (!strcmp(a, opts[k].name)) o = &opts[k];
+        if (o) {
+            if (++i == argc) { fprintf(stderr, "am-run: %s needs a value\n", a); return EXIT_USAGE; }
+            if (parse_num(o, argv[i])) return EXIT_USAGE;
+        } else if (!strcmp(a, "--list") || !strcmp(a, "--list-demos")) {
             am_progsets_list(stdout, !strcmp(a, "--list-demos"));
-            return 0;
+            return EXIT_RAN;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            return 0;
+            return EXIT_RAN;
         } else if (!strcmp(a, "--faults")) {
             cfg.on_fault = on_fault;
-            continue;
         } else if (!strcmp(a, "--quiet")) {
             quiet = 1;
-            continue;
         } else if (!strcmp(a, "--trace")) {
-            if (++i == argc) { usage(stderr); return 1; }
+            if (++i == argc) { fprintf(stderr, "am-run: --trace needs a file\n"); return EXIT_USAGE; }
             trace_path = argv[i];
-            continue;
-        } else if (!strcmp(a, "--max")) dst = &max;
-        else if (!strcmp(a, "--arg")) dst = &arg;
-        else if (!strcmp(a, "--table")) dst = &cfg.table_size;
-        else if (!strcmp(a, "--gc-low")) dst = &cfg.gc_low;
-        else if (!strcmp(a, "--gc-period")) dst = &cfg.gc_period;
-        else if (!strcmp(a, "--queue")) dst = &cfg.queue_depth;
-        else if (!strcmp(a, "--sends")) dst = &cfg.max_sends;
-        else if (!strcmp(a, "--creates")) dst = &cfg.max_creates;
-        else if (!strcmp(a, "--msg-words")) dst = &cfg.msg_words;
-        else if (!strcmp(a, "--state-words")) dst = &cfg.state_words;
-        else if (a[0] == '-') {
-            fprintf(stderr, "am-run: unknown option '%s'\n", a);
-            usage(stderr);
-            return 1;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "am-run: unknown option '%s' (am-run --help lists them)\n", a);
+            return EXIT_USAGE;
         } else if (!name) {
             name = a;
-            continue;
         } else {
             fprintf(stderr, "am-run: one program at a time ('%s' and '%s')\n", name, a);
-            return 1;
+            return EXIT_USAGE;
         }
-        if (++i == argc) { fprintf(stderr, "am-run: %s needs a value\n", a); return 1; }
-        if (parse_u32(a, argv[i], dst)) return 1;
     }
-    if (!name) { usage(stderr); return 1; }
+    if (!name) { usage(stderr); return EXIT_USAGE; }
 
     const am_progset *set = NULL;
     const am_program *d = am_program_find(name, &set);
@@ -127,24 +147,24 @@ int main(int argc, char **argv)
         for (const am_progset *const *ps = am_progsets; *ps; ps++)
             fprintf(stderr, " %s%s", (*ps)->folder, ps[1] ? "," : "");
         fprintf(stderr, "; am-run --list lists them\n");
-        return 1;
+        return EXIT_USAGE;
     }
     cfg.behaviors = set->behaviors;
     cfg.nbehaviors = set->nbehaviors;
 
     FILE *trace = NULL;
     if (trace_path) {
-        trace = strcmp(trace_path, "-") ? fopen(trace_path, "w") : stdout;
+        trace = strcmp(trace_path, "-") ? fopen(trace_path, "w") : stderr;
         if (!trace) {
-            fprintf(stderr, "am-run: cannot write %s: %s\n", trace_path, strerror(errno));
-            return 1;
+            fprintf(stderr, "am-run: --trace %s: cannot write: %s\n", trace_path, strerror(errno));
+            return EXIT_USAGE;
         }
         cfg.trace = trace;
     }
 
     am_rt *rt;
     am_status s = am_rt_new(&cfg, &rt);
-    if (s != AM_OK) { fprintf(stderr, "am-run: %s\n", am_strerror(s)); return 1; }
+    if (s != AM_OK) { fprintf(stderr, "am-run: %s\n", am_strerror(s)); return EXIT_USAGE; }
     am_ref boot;
     s = am_spawn(rt, d->boot, 0, NULL, &boot);
     if (s == AM_OK) s = am_inject(rt, boot, arg ? 1 : 0, &arg);
@@ -167,12 +187,12 @@ int main(int argc, char **argv)
     if (s == AM_E_LIMIT) {
         fprintf(stderr, "am-run: stopped after %u dispatches with %u events queued\n",
                 (unsigned)max, (unsigned)c.queue_len);
-        rc = 2;
+        rc = EXIT_STOPPED;
     } else if (s != AM_OK) {
         fprintf(stderr, "am-run: %s\n", am_strerror(s));
-        rc = 1;
+        rc = EXIT_FAILED;
     }
-    if (trace && trace != stdout) fclose(trace);
+    if (trace && trace != stderr) fclose(trace);
     am_rt_free(rt);
     return rc;
 }

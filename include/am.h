@@ -160,7 +160,7 @@ const char *am_fault_name(uint32_t cause); /* "FAIL", "BAD_REF", ... */
 /* ---- built-in behaviors ---------------------------------------------------
  * Ids 0..AM_BEH_FIRST_USER-1 are provided by each binding (host runtime,
  * firmware); programs' behaviors follow, in the order of the program's
- * behavior table (see programs/behaviors.def). */
+ * image's behavior table (docs/programs.md). */
 #define AM_BEH_CONSOLE    0u  /* the console device */
 #define AM_BEH_SINK       1u  /* accepts and ignores every message */
 #define AM_BEH_ASK        2u  /* one-shot customer of a host am_ask() */

@@ -242,8 +242,9 @@ def subset(mpath, am_run, name, out, opts):
     r = subprocess.run([am_run, "--quiet", "--trace", "-"] + opts + [name],
                        capture_output=True, text=True)
     if r.returncode != 0:
-        raise Fail("%s %s failed (exit %d): %s" % (am_run, name, r.returncode, r.stderr.strip()))
-    used = sorted({int(m.group(1)) for m in re.finditer(r"^\d+ [CA] [0-9a-f]+ b(\d+)", r.stdout, re.M)})
+        raise Fail("%s %s failed (exit %d): %s" % (am_run, name, r.returncode, r.stderr.strip()[-300:]))
+    # --trace - writes the trace to stderr, the console keeps stdout
+    used = sorted({int(m.group(1)) for m in re.finditer(r"^\d+ [CA] [0-9a-f]+ b(\d+)", r.stderr, re.M)})
     if boot not in used:
         raise Fail("subset: %s never dispatched its boot behavior" % name)
     with open(out + ".tmp", "w") as f:

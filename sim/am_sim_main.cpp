@@ -65,18 +65,37 @@ void usage(FILE *f)
         "                     that differs\n"
         "  --forget SEQ       test only: the event-conservation check forgets the first\n"
         "                     send of transaction SEQ; it must report a lost event\n"
-        "  --quiet            no console echo, only the summary\n");
+        "  --quiet            no console echo, only the summary\n"
+        "exit status: 0 every transaction matched and the run ended cleanly, 1 a lockstep\n"
+        "divergence (report on stderr), 2 a usage error (option, program name, file,\n"
+        "image), 3 stopped: the --max-cycles budget ran out or the firmware halted\n"
+        "abnormally\n");
 }
 
-bool parse_u64(const char *s, uint64_t *out)
+// The numeric options: where each goes and its range.
+struct NumOpt {
+    const char *name;
+    uint64_t *dst;
+    uint64_t lo, hi;
+    const char *what;
+};
+
+// "--opt VALUE" -> *dst; on error a message naming the option, the value and
+// the range. Decimal or 0x hex, no sign.
+bool parse_num(const NumOpt &o, const char *s)
 {
     char *end;
     errno = 0;
     unsigned long long v = std::strtoull(s, &end, 0);
-    if (errno || !*s || *end) return false;
-    *out = v;
+    if (errno || !*s || *s == '-' || *s == '+' || *end || v < o.lo || v > o.hi) {
+        std::fprintf(stderr, "am-sim: %s '%s': %s takes %s from %llu to %llu\n", o.name, s, o.name,
+                     o.what, (unsigned long long)o.lo, (unsigned long long)o.hi);
+        return false;
+    }
+    *o.dst = v;
     return true;
 }
+
 
 // The firmware image: one 32-bit little-endian word per line ($readmemh
 // format, as scripts/am_program.py writes it). Its header (firmware/crt0.S,
@@ -160,6 +179,20 @@ int main(int argc, char **argv)
     const char *name = nullptr, *trace_out_path = nullptr, *fst_path = nullptr;
     const char *image_path = nullptr;
     bool quiet = false;
+    const NumOpt opts[] = {
+        { "--max-cycles", &max_cycles, 1, UINT64_MAX, "a cycle count" },
+        { "--arg", &arg, 0, 0xffffffffull, "a 32-bit word" },
+        { "--gc-low", &gc_low, 0, 255, "a slot count (the unit's 8-bit GC_LOW)" },
+        { "--gc-period", &gc_period, 0, 65535, "a dispatch count (the unit's 16-bit GC_PERIOD; 0: off)" },
+        { "--perturb", &perturb, 1, UINT64_MAX, "a transaction number" },
+        { "--forget", &forget, 1, UINT64_MAX, "a transaction number" },
+        { "--ref-gc-period", &ref_gc_period, 0, 65535, "a dispatch count" },
+    };
+    auto find_opt = [&](const std::string &a) -> const NumOpt * {
+        for (const NumOpt &o : opts)
+            if (a == o.name) return &o;
+        return nullptr;
+    };
 
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -176,25 +209,13 @@ int main(int argc, char **argv)
         else if (a == "--quiet") quiet = true;
         else if (a == "--trace-out") trace_out_path = need("--trace-out");
         else if (a == "--fst") fst_path = need("--fst");
-        else if (a == "--max-cycles" || a == "--perturb" || a == "--arg" || a == "--forget" ||
-                 a == "--gc-low" || a == "--gc-period" || a == "--ref-gc-period") {
-            const char *v = need(a.c_str());
-            uint64_t *dst = a == "--perturb" ? &perturb : a == "--arg" ? &arg :
-                            a == "--forget" ? &forget : a == "--gc-low" ? &gc_low :
-                            a == "--gc-period" ? &gc_period :
-                            a == "--ref-gc-period" ? &ref_gc_period : &max_cycles;
-            if (dst == &gc_low || dst == &gc_period) gc_set = true;
-            if (!parse_u64(v, dst) || (dst == &arg && arg > 0xffffffffull) ||
-                (dst == &gc_low && gc_low > 255) || (dst == &gc_period && gc_period > 65535) ||
-                (dst == &ref_gc_period && ref_gc_period > 65535)) {
-                std::fprintf(stderr, "am-sim: %s needs a number, got '%s'\n", a.c_str(), v);
-                return 2;
-            }
+        else if (const NumOpt *o = find_opt(a)) {
+            if (!parse_num(*o, need(o->name))) return 2;
+            if (o->dst == &gc_low || o->dst == &gc_period) gc_set = true;
         } else if (a[0] == '+') {
             continue;  // Verilator runtime arguments
         } else if (a[0] == '-') {
-            std::fprintf(stderr, "am-sim: unknown option '%s'\n", a.c_str());
-            usage(stderr);
+            std::fprintf(stderr, "am-sim: unknown option '%s' (am-sim --help lists them)\n", a.c_str());
             return 2;
         } else if (!name) name = argv[i];
         else { std::fprintf(stderr, "am-sim: one program at a time\n"); return 2; }
@@ -217,11 +238,21 @@ int main(int argc, char **argv)
         fst_path = fst_default.c_str();
     }
 
+    if (fst_path) {   // Verilator's FST writer says nothing when it cannot open the file
+        FILE *f = std::fopen(fst_path, "w");
+        if (!f) {
+            std::fprintf(stderr, "am-sim: --fst %s: cannot write: %s\n", fst_path, std::strerror(errno));
+            return 2;
+        }
+        std::fclose(f);
+    }
+
     FILE *trace_out = nullptr;
     if (trace_out_path) {
         trace_out = std::fopen(trace_out_path, "w");
         if (!trace_out) {
-            std::fprintf(stderr, "am-sim: cannot write %s: %s\n", trace_out_path, std::strerror(errno));
+            std::fprintf(stderr, "am-sim: --trace-out %s: cannot write: %s\n", trace_out_path,
+                         std::strerror(errno));
             return 2;
         }
     }

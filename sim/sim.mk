@@ -6,7 +6,7 @@
 # program's folder into the RAM before reset. Each runner (build/sim/am-sim
 # for the project's programs, build/programs/KEY/am-sim for one folder) is
 # that model linked with the folder's host-side behaviors: seconds, not a
-# new Verilator build.
+# new Verilator build (program.mk links them, and `make sim`).
 
 PICORV32_DIR = $(shell .venv/bin/python -c "import pythondata_cpu_picorv32 as p; print(p.data_location)" 2>/dev/null)
 SOC_SRCS := rtl/am_soc.v rtl/am_ram.v rtl/am_uart.v $(RTL_UNIT_SRCS)
@@ -40,12 +40,7 @@ $(SIM_MODEL): sim/am_sim_main.cpp sim/am_cosim.h host/am_progset.h host/am_rt.h 
 am_sim_link = $(CXX) -O2 -Iinclude -Ilib -Ihost -x c $(2) -x none $(SIM_MODEL_OBJS) $(3) \
 	$(SIM_DIR)/am_cosim.o $(BUILD)/host/libam.a -lz -pthread -latomic -o $(1)
 
-$(SIM_DIR)/am-sim: $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS) $(SIM_MODEL) $(SIM_DIR)/am_cosim.o \
-    $(BUILD)/host/libam.a
-	$(call am_sim_link,$@,$(BUILD)/host/progsets.c,$(PROJECT_HOST_LIBS))
-
-.PHONY: sim sim-lint
-sim: deps $(SIM_DIR)/am-sim $(PROJECT_IMAGES)
+.PHONY: sim-lint
 
 sim-lint: deps
 	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc \

@@ -80,5 +80,27 @@ else
   bad "conservation check catches a lost event" "exit $rc (see $log)"
 fi
 
+# am-sim's options: a bad value names the option, the value and the range
+# (exit 2, as am-run); a path that cannot be written is refused.
+for case in "--gc-low 300|--gc-low '300': .* from 0 to 255" "--gc-period 70000|--gc-period '70000': .* from 0 to 65535" \
+            "--max-cycles -1|--max-cycles '-1': .* from 1 to" "--arg 4294967296|--arg '4294967296': .* from 0 to 4294967295" \
+            "--fst /nonexistent/dir/x.fst|--fst /nonexistent/dir/x.fst: cannot write" \
+            "--trace-out /nonexistent/dir/t|--trace-out /nonexistent/dir/t: cannot write"; do
+  args=${case%%|*}; pat=${case#*|}
+  out=$("$SIM" $args cell 2>&1 >/dev/null); rc=$?
+  if [ $rc -eq 2 ] && grep -qE -- "$pat" <<< "$out"; then ok "am-sim $args: refused, exit 2"
+  else bad "am-sim $args" "exit $rc: $out"; fi
+done
+
+# WATCHDOG in lockstep: the hardware's verdict is the reference's, so loops
+# neither hang the reference nor diverge (tests/programs/prog_loops.c)
+log=$OUT/loops-console.log
+"$SIM" loops > "$log" 2>&1
+w=$(grep -c "^fault: WATCHDOG" "$log")
+if grep -q "0 divergences" "$log" && [ "$w" -eq 3 ] && grep -q "under the budget committed" "$log" \
+   && grep -q "went on after every loop" "$log" && ! grep -q "never printed" "$log"; then
+  ok "loops: 3 WATCHDOG aborts in lockstep, the loop under the budget committed"
+else bad "loops" "expected 3 WATCHDOG faults and 0 divergences (see $log)"; fi
+
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,0 +1,75 @@
+/*
+ * prog_loops.c — behaviors that do not return, the same code on both
+ * targets (no prog_trap.h model): each must abort with WATCHDOG, on the
+ * SoC (the unit's cycle budget) and on the host (the runtime's CPU-time
+ * budget, am_config.watchdog_ms), and in lockstep (the reference takes the
+ * hardware's verdict). A loop just under the hardware's budget commits.
+ *
+ * LOOPS: its boot message sends itself every step ([0] .. [4]) at once, so
+ * each runs whatever the one before did:
+ *   0  an infinite loop
+ *   1  a long loop under the budget (LOOPS_UNDER iterations), then a print
+ *   2  an infinite loop inside a nested call
+ *   3  an infinite loop after a create, two sends and a become
+ *   4  prints that the machine went on
+ * The watchdog's faults go to the console (the default fault handler),
+ * which prints a line for each.
+ */
+#include "am.h"
+#include "behaviors.h"
+
+/* Iterations of step 1: about 400,000 of the SoC's 1,000,000-cycle budget
+ * (each iteration loads and stores a volatile word: ~20 cycles on PicoRV32),
+ * milliseconds on the host. */
+#define LOOPS_UNDER 20000u
+
+static void spin_forever(void)
+{
+    volatile am_word spin = 0;
+    while (spin == 0) { /* a behavior that never returns */ }
+}
+
+__attribute__((noinline)) static am_word inner(volatile am_word *count)
+{
+    while (*count != 0) { /* never 0: the caller counts up from 1 */ }
+    return *count;
+}
+
+__attribute__((noinline)) static am_word nested(am_word start)
+{
+    volatile am_word count = start;
+    return inner(&count) + 1;
+}
+
+void prog_loops(am_ctx *ctx)
+{
+    if (am_msg_len(ctx) == 0) {        /* boot: every step, in order */
+        for (am_word step = 0; step <= 4; step++) AM_SEND(ctx, am_self(ctx), step);
+        return;
+    }
+    switch (am_msg(ctx, 0)) {
+    case 0:
+        spin_forever();
+        break;
+    case 1: {
+        volatile am_word n = 0;
+        while (n < LOOPS_UNDER) n = n + 1;
+        am_print(ctx, "loops: a long loop under the budget committed\n");
+        break;
+    }
+    case 2:
+        (void)nested(1);
+        break;
+    case 3: {
+        am_ref c = AM_CREATE(ctx, AMB_PROG_LOOPS, 3);
+        AM_SEND(ctx, c, 4);
+        am_print(ctx, "loops: staged, never printed\n");
+        AM_BECOME(ctx, AMB_PROG_LOOPS, 99);
+        spin_forever();
+        break;
+    }
+    default:
+        am_print(ctx, "loops: the machine went on after every loop\n");
+        break;
+    }
+}
