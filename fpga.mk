@@ -228,7 +228,7 @@ $(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/
 	  $(filter-out firmware/fw_table.c,$(FW_SRC)) $(wildcard $(FPGA_DIR_P)/*.c) $< -lgcc -o $(FPGA_BUILD)/$*/fw.elf
 	$(RV_PREFIX)objcopy -O binary $(FPGA_BUILD)/$*/fw.elf $(FPGA_BUILD)/$*/fw.bin
 	@printf 'fpga %s (%s %s): ' $* $(FPGA_DIR_P) $(FPGA_NAME); \
-	  $(AM_PROGRAM_PY) image $(FPGA_MANIFEST) $(FPGA_BUILD)/$*/fw.bin $@ $(FPGA_NAME)
+	  $(AM_PROGRAM_PY) image $(FPGA_MANIFEST) $(FPGA_BUILD)/$*/fw.bin $@ $(FPGA_DIR_P) $(FPGA_NAME)
 	@n=$$(wc -l < $@); max=$($*_BRAM_WORDS); \
 	if [ $$n -gt $$max ]; then echo "fpga: $* firmware image is $$n words, block RAM holds $$max: choose a smaller program"; rm -f $@; exit 1; fi
 

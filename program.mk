@@ -31,6 +31,7 @@ define am_program_lib
 	  $(CC) $(CFLAGS_$(2)) -I$(3) -c $$f -o $$o || exit 1; done
 	@$(CC) $(CFLAGS_$(2)) -I$(3) -DAM_PROGSET=$(call am_sym,$(4)) -DAM_PROGSET_FOLDER='"$(3)"' \
 	  -DAM_PROGSET_IMAGE='"$(abspath $(BUILD)/programs/$(4)/fw/fw.hex)"' -DAM_PROGSET_DEMOS=$(5) \
+	  -DAM_PROGSET_SRC_HASH=$$($(AM_PROGRAM_PY) srchash $(3)) \
 	  -c host/am_progset_def.c -o $(1)/am_progset_def.o
 	@$(AM_PROGRAM_PY) defined $(BUILD)/programs/$(4)/manifest.txt $(1)/*.o
 	@ar rcs $(1)/libprog.a $(1)/*.o
@@ -51,11 +52,11 @@ $(BUILD)/programs/$(2)/manifest.txt: $(wildcard $(1)/*.def) lib/lib_behaviors.de
 	@$(AM_PROGRAM_PY) manifest $(1) $$@ --cc $(CC)
 
 $(BUILD)/programs/$(2)/host/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR)
+    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC)
 	$$(call am_program_lib,$$(@D),OPT,$(1),$(2),$(3))
 
 $(BUILD)/programs/$(2)/host-san/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR)
+    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC)
 	$$(call am_program_lib,$$(@D),SAN,$(1),$(2),$(3))
 
 $(BUILD)/programs/$(2)/fw/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
@@ -67,7 +68,7 @@ $(BUILD)/programs/$(2)/fw/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard
 	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$$(@D)/fw.map \
 	  $(FW_SRC) $(wildcard $(1)/*.c) -lgcc -o $$(@D)/fw.elf
 	@$(RV_PREFIX)objcopy -O binary $$(@D)/fw.elf $$(@D)/fw.bin
-	@printf '%s ' "$(1):"; $(AM_PROGRAM_PY) image $$< $$(@D)/fw.bin $$@
+	@printf '%s ' "$(1):"; $(AM_PROGRAM_PY) image $$< $$(@D)/fw.bin $$@ $(1)
 
 $(BUILD)/programs/$(2)/progsets.c: FORCE
 	@$$(call am_progsets_c,$$@,$(2))

@@ -9,7 +9,7 @@
  * instruction fetch (fw_trap finds the trapping instruction from it). RAM
  * and the actor unit keep their state.
  *
- * Address 0 jumps over the image header: ten words that say what the image
+ * Address 0 jumps over the image header: eleven words that say what the image
  * is (docs/programs.md). The linker fills the sizes, scripts/am_program.py
  * the rest when it makes the image (the hex file):
  *
@@ -19,6 +19,7 @@
  *   +0x0C  CRC-32 (this word  +0x20  RAM bytes the image was linked for
  *          0 while computed)  +0x24  end of .bss: the stack has the rest
  *   +0x10  behavior-table hash (FNV-1a of the names, host/am_progset.h)
+ *   +0x28  hash of the sources (scripts/am_program.py srchash)
  *
  *   power-on:  stack, clear .bss, fw_main().
  *   restart:   stack, fw_trap(RESTART, RESTART_PC) -- it aborts the
@@ -45,6 +46,7 @@ fw_image_header = _start
     .word   __stack_min
     .word   __stack_top
     .word   __bss_end
+    .word   0                 /* source hash */
 
 entry:
     la      sp, __stack_top

@@ -35,6 +35,8 @@ typedef struct am_progset {
     const am_behavior_desc *behaviors;  /* built-ins, library, folder */
     uint32_t nbehaviors;
     const am_program *programs;         /* ends with { NULL } */
+    uint32_t src_hash;                  /* of the sources it was compiled from
+                                           (the image header carries its own) */
 } am_progset;
 
 /* The sets a runner was linked with, ending with NULL (generated per runner

@@ -6,13 +6,14 @@
  *
  *   -DAM_PROGSET=am_progset_KEY  -DAM_PROGSET_FOLDER='"DIR"'
  *   -DAM_PROGSET_IMAGE='"build/programs/KEY/fw/fw.hex"'  -DAM_PROGSET_DEMOS=0|1
+ *   -DAM_PROGSET_SRC_HASH=0x...   (scripts/am_program.py srchash DIR)
  */
 #include "am_progset.h"
 #include "behaviors.h"
 
 #if !defined(AM_PROGSET) || !defined(AM_PROGSET_FOLDER) || !defined(AM_PROGSET_IMAGE) || \
-    !defined(AM_PROGSET_DEMOS)
-#error "am_progset_def.c is compiled by the build with AM_PROGSET, _FOLDER, _IMAGE, _DEMOS"
+    !defined(AM_PROGSET_DEMOS) || !defined(AM_PROGSET_SRC_HASH)
+#error "am_progset_def.c is compiled by the build with AM_PROGSET, _FOLDER, _IMAGE, _DEMOS, _SRC_HASH"
 #endif
 
 static const am_behavior_desc behaviors[] = {
@@ -32,4 +33,5 @@ static const am_program programs[] = {
 const am_progset AM_PROGSET = {
     AM_PROGSET_FOLDER, AM_PROGSET_IMAGE, AM_PROGSET_DEMOS,
     behaviors, (uint32_t)(sizeof behaviors / sizeof behaviors[0]), programs,
+    AM_PROGSET_SRC_HASH,
 };

@@ -20,12 +20,18 @@ docs/programs.md. The build (program.mk) calls:
   am_program.py link DIR RAM STACK -- CC ARGS...
       runs the firmware link; when the image does not fit, says by how many
       bytes, for which program.
-  am_program.py image MANIFEST BIN HEX [NAME]
+  am_program.py image MANIFEST BIN HEX DIR [NAME]
       fills the image header (firmware/crt0.S) of the raw image BIN: the
       behavior-table hash and count, the boot behavior (program NAME, or the
-      first of programs.def), the CRC-32; writes BIN back and HEX (one 32-bit
+      first of programs.def), the hash of DIR's sources, the CRC-32; writes
+      BIN back and HEX (one 32-bit
       little-endian word per line, for $readmemh); prints the image's size
       and stack budget.
+  am_program.py srchash DIR
+      prints the hash of the sources an image of DIR is built from (the
+      folder's .c/.h/.def, lib/, include/am.h): the image header and the
+      folder's host-side set both carry it, so am-sim can tell an image
+      built from other sources than its own copy of the behaviors.
   am_program.py boot MANIFEST NAME
       prints the boot behavior id of program NAME.
   am_program.py subset MANIFEST AM_RUN NAME OUT.c [am-run options]
@@ -52,7 +58,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # table's, so a change on one side alone is reported at once.
 BUILTINS = ["CONSOLE", "SINK", "ASK"]
 MAGIC = 0x31494D41            # "AMI1", header word 1
-HDR_WORDS = 10                # firmware/crt0.S: the header's words
+HDR_WORDS = 11                # firmware/crt0.S: the header's words
+HDR_SRC_HASH = 10
 
 
 class Fail(Exception):
@@ -190,6 +197,20 @@ def link(d, ram, stack, cmd):
     return r.returncode
 
 
+def src_hash(d):
+    """CRC-32 over the names and contents of the sources of an image of d."""
+    files = []
+    for sub_dir, exts in ((d, (".c", ".h", ".def")), (os.path.join(ROOT, "lib"), (".c", ".h", ".def"))):
+        files += sorted(os.path.join(sub_dir, f) for f in os.listdir(sub_dir) if f.endswith(exts))
+    files.append(os.path.join(ROOT, "include", "am.h"))
+    h = 0
+    for f in files:
+        h = zlib.crc32(os.path.basename(f).encode() + b"\0", h)
+        with open(f, "rb") as fh:
+            h = zlib.crc32(fh.read(), h)
+    return h & 0xffffffff
+
+
 def table_hash(names):
     h = 2166136261
     for n in names:
@@ -207,7 +228,7 @@ def boot_of(behs, progs, name):
     raise Fail("no program named '%s' (the folder has: %s)" % (name, " ".join(p[0] for p in progs)))
 
 
-def image(mpath, binp, hexp, name):
+def image(mpath, binp, hexp, name, folder):
     behs, progs = read_manifest(mpath)
     data = bytearray(open(binp, "rb").read())
     data += b"\0" * (-len(data) % 4)
@@ -222,6 +243,7 @@ def image(mpath, binp, hexp, name):
     w[4] = table_hash([b[0] for b in behs])
     w[5] = len(behs)
     w[6] = boot_of(behs, progs, name)
+    w[HDR_SRC_HASH] = src_hash(folder)
     struct.pack_into("<%dI" % HDR_WORDS, data, 0, *w)
     w[3] = zlib.crc32(bytes(data)) & 0xffffffff
     struct.pack_into("<I", data, 12, w[3])
@@ -271,8 +293,10 @@ def main(argv):
             defined(argv[1], argv[2:])
         elif len(argv) >= 6 and argv[0] == "link" and argv[4] == "--":
             return link(argv[1], argv[2], argv[3], argv[5:])
-        elif len(argv) in (4, 5) and argv[0] == "image":
-            image(argv[1], argv[2], argv[3], argv[4] if len(argv) == 5 else None)
+        elif len(argv) in (5, 6) and argv[0] == "image":
+            image(argv[1], argv[2], argv[3], argv[5] if len(argv) == 6 else None, argv[4])
+        elif len(argv) == 2 and argv[0] == "srchash":
+            print("0x%08x" % src_hash(argv[1]))
         elif len(argv) >= 5 and argv[0] == "subset":
             subset(argv[1], argv[2], argv[3], argv[4], argv[5:])
         elif len(argv) == 3 and argv[0] == "boot":

@@ -102,7 +102,7 @@ bool parse_num(const NumOpt &o, const char *s)
 // docs/programs.md) must say it was built from the same behavior table as
 // the host-side copy this simulator was linked with.
 enum { HDR_MAGIC = 1, HDR_BYTES, HDR_CRC, HDR_HASH, HDR_NBEH, HDR_BOOT, HDR_STACK_MIN,
-       HDR_RAM, HDR_BSS_END, HDR_WORDS };
+       HDR_RAM, HDR_BSS_END, HDR_SRC_HASH, HDR_WORDS };
 
 bool load_image(const char *path, const am_progset *set, uint32_t ram_words,
                 std::vector<uint32_t> *out)
@@ -159,6 +159,14 @@ bool load_image(const char *path, const am_progset *set, uint32_t ram_words,
                      "(make sim, or make sim-run PROGRAM=...)\n",
                      path, (unsigned)w[HDR_NBEH], (unsigned)w[HDR_HASH], set->folder,
                      (unsigned)set->nbehaviors, (unsigned)hash);
+        return false;
+    }
+    if (w[HDR_SRC_HASH] != set->src_hash) {
+        std::fprintf(stderr,
+                     "am-sim: %s was built from other sources (hash %08x) than this simulator's "
+                     "copy of %s's behaviors (hash %08x): rebuild both (make sim, or make sim-run "
+                     "PROGRAM=...)\n",
+                     path, (unsigned)w[HDR_SRC_HASH], set->folder, (unsigned)set->src_hash);
         return false;
     }
     if (w[HDR_RAM] > 4 * ram_words) {

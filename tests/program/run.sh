@@ -138,6 +138,18 @@ if [ $rc -eq 2 ] && grep -q "CRC-32 .* a damaged image" <<< "$out"; then
   ok "am-sim refuses a damaged image (CRC-32)"
 else bad "am-sim refuses a damaged image" "exit $rc: $out"; fi
 
+# an edited behavior whose image alone was rebuilt: am-sim says so before it
+# runs, instead of a divergence later
+echo "/* edited */" >> "$hello/greeter.c"
+mk "$BUILD/programs/$key/fw/fw.hex" PROGRAM="$hello" > /dev/null 2>&1
+out=$("$sim" --quiet hello 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "was built from other sources .* rebuild both" <<< "$out"; then
+  ok "am-sim refuses an image built from other sources than its own copy (rebuild message)"
+else bad "am-sim refuses an image built from other sources" "exit $rc: $out"; fi
+out=$(mk sim-run PROGRAM="$hello" NAME=hello 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "0 divergences" <<< "$out"; then ok "make sim-run rebuilds both and runs"
+else bad "make sim-run after an edit" "exit $rc: $(tail -3 <<< "$out")"; fi
+
 # ---- bad folders: one line naming the file (and line), a non-zero exit -------------
 expect_error() {   # NAME FOLDER PATTERN [TARGET]
   local what=$1 d=$2 pat=$3 target=${4:-run} out rc
