@@ -204,7 +204,8 @@ fpga_pnr_mhz = $$(awk "BEGIN {b = $(call fpga_mhz,$(1)); g = $($(1)_GOAL_MHZ); p
 # boot.id: SYS.BOOT_BEH of the program (rewritten only when it changes)
 $(FPGA_BUILD)/%/boot.id: $(FPGA_MANIFEST) FORCE
 	@mkdir -p $(dir $@)
-	@$(AM_PROGRAM_PY) boot $(FPGA_MANIFEST) $(FPGA_NAME) > $@.tmp && { cmp -s $@.tmp $@ || mv $@.tmp $@; }; rm -f $@.tmp
+	@$(AM_PROGRAM_PY) boot $(FPGA_MANIFEST) $(FPGA_NAME) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 .SECONDARY:
 
 # the board's SoC limits, for the reference run that picks the subset and
@@ -314,13 +315,21 @@ fpga_pnr_ecp5 = $(ECP5_PNR) $($(1)_DEV) --json $(FPGA_BUILD)/$(1)/synth.json --l
 	  --textcfg $(2) --freq $(call fpga_pnr_mhz,$(1)) --seed $(3) --timing-allow-fail \
 	  --report $(4) -l $(5) -q > /dev/null 2>&1
 
+# <board>/seed: the nextpnr seed the placement was made with (rewritten only
+# when it changes, so FPGA_SEED=7 after a seed-1 build places and routes again
+# instead of reporting seed 1's result as seed 7's)
+$(FPGA_BUILD)/%/seed: FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(FPGA_SEED)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
 # <board>/dev: the P&R device flags (rewritten only when they change, so
 # another ULX3S_SIZE places again instead of reusing the other part's result)
 $(FPGA_BUILD)/%/dev: FORCE
 	@mkdir -p $(dir $@)
 	@echo "$($*_DEV)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS) scripts/fpga/nextpnr_lc.py
+$(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $(FPGA_BUILD)/%/seed $($(BOARD)_PINS) \
+    scripts/fpga/nextpnr_lc.py
 	@echo "fpga: place and route $* (nextpnr-ice40 $($*_DEV) --opt-timing, seed $(FPGA_SEED), constrained at $(call fpga_pnr_mhz,$*) MHz)"
 	@s=$$(date +%s); $(call fpga_pnr_ice40,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
 	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
@@ -333,7 +342,7 @@ $(FPGA_BUILD)/%/pack.json: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BO
 	  --write $@.tmp -q -l $(FPGA_BUILD)/$*/pack.log > /dev/null 2>&1 \
 	  || { tail -20 $(FPGA_BUILD)/$*/pack.log; rm -f $@.tmp; exit 1; }; mv $@.tmp $@
 
-$(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS)
+$(FPGA_BUILD)/%/pnr.config: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $(FPGA_BUILD)/%/seed $($(BOARD)_PINS)
 	@echo "fpga: place and route $* (nextpnr-ecp5 $($*_DEV), seed $(FPGA_SEED), constrained at $(call fpga_pnr_mhz,$*) MHz)"
 	@s=$$(date +%s); $(call fpga_pnr_ecp5,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
 	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
@@ -464,6 +473,18 @@ prog:
 fpga-clean:
 	rm -rf $(FPGA_BUILD)
 
+# ---- the reference run a board's console is compared with --------------------------
+# $(1) board, $(2) the expected console file. The host runtime runs the
+# program with the board's limits; a program that does not fit them (a
+# TABLE_FULL or QUEUE_FULL fault) fails here, so that a board's PASS never
+# hides it; other faults are part of the program (the console prints them
+# on both sides).
+fpga_expected = $(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(1)) $(FPGA_NAME) > $(2) && \
+	$(FPGA_AM_RUN) --quiet --faults $(call fpga_amrun_opts,$(1)) $(FPGA_NAME) > $(2).faults && \
+	if grep -qE '^fault seq=[0-9]+ cause=(TABLE_FULL|QUEUE_FULL)' $(2).faults; then \
+	  echo "fpga: $(FPGA_NAME) ($(FPGA_DIR_P)) does not fit $(1)'s limits ($(call fpga_amrun_opts,$(1))): the reference run faults:"; \
+	  grep -E '^fault seq=[0-9]+ cause=(TABLE_FULL|QUEUE_FULL)' $(2).faults | head -3; rm -f $(2); exit 1; fi
+
 # ---- post-synthesis simulation (iCEBreaker) -------------------------------------------
 # The board top synthesized by the same yosys script as `make ice40` (only the
 # RAM image differs: the firmware instead of the placeholder), written out
@@ -510,7 +531,7 @@ $(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split scripts/fpg
 
 $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
 	@mkdir -p $(dir $@)
-	$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(PS_BOARD)) $(FPGA_NAME) > $@
+	@$(call fpga_expected,$(PS_BOARD),$@)
 
 $(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v \
                rtl/boards/am_icebreaker.v rtl/boards/am_ram_ice40.v rtl/boards/am_dsp_ice40.v $(FPGA_SOC_RTL)
@@ -535,7 +556,7 @@ postsynth: deps
 	  else $(PS)/gate_vl +out=$(PS)/gate.out > $(PS)/gate.log 2>&1; fi; \
 	  echo $$(( $$(date +%s) - s )) > $(PS)/$$v.secs; \
 	  if grep -q "halted OK" $(PS)/$$v.log && cmp -s $(PS)/$$v.out $(PS)/expected.txt; then \
-	    echo "PASS postsynth $$v: $$(grep '^tb_board:' $(PS)/$$v.log | sed 's/^tb_board: *//') == am-run $(FPGA_NAME) ($$(cat $(PS)/$$v.secs) s)"; pass=$$((pass+1)); \
+	    echo "PASS postsynth $$v: $$(grep '^tb_board:' $(PS)/$$v.log | sed 's/^tb_board: *//') == am-run $(FPGA_NAME) of $(FPGA_DIR_P) ($$(cat $(PS)/$$v.secs) s)"; pass=$$((pass+1)); \
 	  else echo "FAIL postsynth $$v: $$(grep '^tb_board:' $(PS)/$$v.log); console vs am-run:"; \
 	    diff $(PS)/expected.txt $(PS)/$$v.out | head -10; fail=$$((fail+1)); fi; \
 	done; \
@@ -562,12 +583,12 @@ board-sim: deps
 	  $(FPGA_AM_RUN) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
 	@$(if $(bs_ice40),scripts/fpga/split_hex.sh $(call fpga_fw,$(BOARD)) $(call B,BRAM_WORDS) $(BS)/fw.hex, \
 	  cp $(call fpga_fw,$(BOARD)) $(BS)/fw.hex)
-	@$(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(BOARD)) $(FPGA_NAME) > $(BS)/expected.txt
+	@$(call fpga_expected,$(BOARD),$(BS)/expected.txt)
 	@$(call fpga_tb_iverilog,$(BOARD),$(BS)/rtl.vvp,$(BS)/fw.hex) > $(BS)/iverilog.log 2>&1 && test -f $(BS)/rtl.vvp || { grep -v "warning: \|: \.\.\. " $(BS)/iverilog.log | head; exit 1; }
 	@s=$$(date +%s); vvp -n $(BS)/rtl.vvp +out=$(BS)/rtl.out > $(BS)/rtl.log 2>&1; t=$$(( $$(date +%s) - s )); \
 	r=$$(grep '^tb_board:' $(BS)/rtl.log | sed 's/^tb_board: *//'); \
 	if grep -q "halted OK" $(BS)/rtl.log && cmp -s $(BS)/rtl.out $(BS)/expected.txt; then \
-	  echo "PASS board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $$r == am-run $(FPGA_NAME) ($$t s)"; \
+	  echo "PASS board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $$r == am-run $(FPGA_NAME) of $(FPGA_DIR_P) ($$t s)"; \
 	else echo "FAIL board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $${r:-no result} (see $(BS)/rtl.log); console vs am-run:"; \
 	  diff $(BS)/expected.txt $(BS)/rtl.out | head -10; exit 1; fi
 
