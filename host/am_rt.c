@@ -1035,14 +1035,27 @@ am_status am_peek(const am_rt *rt, am_ref ref, am_beh *beh, am_word st[AM_MAX_ST
 
 void am_fault_print(FILE *f, const am_fault_record *r)
 {
+    am_fault_print_named(f, r, NULL, 0);
+}
+
+void am_fault_print_named(FILE *f, const am_fault_record *r, const am_behavior_desc *tab,
+                          uint32_t n)
+{
     fprintf(f, "fault seq=%llu cause=%s code=%08x target=%08x beh=",
             (unsigned long long)r->seq, am_fault_name(r->cause),
             (unsigned)r->code, (unsigned)r->target);
-    if (r->beh == NO_BEH) fprintf(f, "-"); else fprintf(f, "%u", (unsigned)r->beh);
+    if (r->beh == NO_BEH) fprintf(f, "-");
+    else if (tab && r->beh < n) fprintf(f, "%u(%s)", (unsigned)r->beh, tab[r->beh].name);
+    else fprintf(f, "%u", (unsigned)r->beh);
     fprintf(f, " msg=[");
     for (uint32_t i = 0; i < r->len; i++)
         fprintf(f, i ? " %08x" : "%08x", (unsigned)r->msg[i]);
     fprintf(f, "]\n");
+}
+
+void am_behaviors_print(FILE *f, const am_behavior_desc *tab, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) fprintf(f, "%5u %s\n", (unsigned)i, tab[i].name);
 }
 
 am_beh am_behavior_by_name(const am_behavior_desc *tab, uint32_t n, const char *name)

@@ -183,8 +183,15 @@ __attribute__((noreturn))
 #endif
 void am_host_trap(am_ctx *ctx, uint32_t cause);
 
-/* Write one fault record as a line ("fault seq=... cause=... ..."). */
+/* Write one fault record as a line ("fault seq=... cause=... beh=N ...");
+ * _named adds the behavior's name from table tab of n entries
+ * ("beh=N(NAME)"). */
 void am_fault_print(FILE *f, const am_fault_record *rec);
+void am_fault_print_named(FILE *f, const am_fault_record *rec, const am_behavior_desc *tab,
+                          uint32_t n);
+
+/* The behavior table as "  ID NAME" lines (am-run / am-sim --behaviors). */
+void am_behaviors_print(FILE *f, const am_behavior_desc *tab, uint32_t n);
 
 #ifdef __cplusplus
 }

@@ -48,18 +48,22 @@ static void usage(FILE *f)
         "  --state-words N    state words per actor (1..8, default 8)\n"
         "  --watchdog MS      a behavior running longer than MS milliseconds of CPU time\n"
         "                     aborts with WATCHDOG (0..3600000, default 1000; 0 = off)\n"
-        "  --faults           print every fault record (also when a program installs\n"
-        "                     its own fault handler instead of the console)\n"
+        "  --faults           print every fault record, with the behavior's name (also\n"
+        "                     when a program installs its own fault handler)\n"
+        "  --behaviors        print the program's behavior table (id, name) and exit:\n"
+        "                     the names of the b<id> in traces and fault lines\n"
         "  --quiet            no counters at the end\n"
         "exit status: 0 the queue drained, 1 a runtime error, 2 a usage error (option,\n"
         "program name, file), 3 stopped: the --max budget ran out\n");
 }
 
+static const am_progset *g_set;   /* the program's set: names in fault records */
+
 static void on_fault(void *user, const am_fault_record *rec)
 {
     (void)user;
     fflush(stdout);
-    am_fault_print(stdout, rec);
+    am_fault_print_named(stdout, rec, g_set->behaviors, g_set->nbehaviors);
 }
 
 /* The numeric options: where each goes, its range, and what the range is. */
@@ -92,7 +96,7 @@ int main(int argc, char **argv)
     am_config_default(&cfg);
     const char *trace_path = NULL, *name = NULL;
     uint32_t max = 1000000, arg = 0;
-    int quiet = 0;
+    int quiet = 0, list_behaviors = 0;
     const num_opt opts[] = {
         { "--max", &max, 0, UINT32_MAX, "a dispatch count (0: no limit)" },
         { "--arg", &arg, 0, UINT32_MAX, "a 32-bit word" },
@@ -125,6 +129,8 @@ int main(int argc, char **argv)
             cfg.on_fault = on_fault;
         } else if (!strcmp(a, "--quiet")) {
             quiet = 1;
+        } else if (!strcmp(a, "--behaviors")) {
+            list_behaviors = 1;
         } else if (!strcmp(a, "--trace")) {
             if (++i == argc) { fprintf(stderr, "am-run: --trace needs a file\n"); return EXIT_USAGE; }
             trace_path = argv[i];
@@ -151,6 +157,11 @@ int main(int argc, char **argv)
     }
     cfg.behaviors = set->behaviors;
     cfg.nbehaviors = set->nbehaviors;
+    g_set = set;
+    if (list_behaviors) {
+        am_behaviors_print(stdout, set->behaviors, set->nbehaviors);
+        return EXIT_RAN;
+    }
 
     FILE *trace = NULL;
     if (trace_path) {

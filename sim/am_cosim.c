@@ -46,6 +46,8 @@ struct cosim {
     int delivery_due;             /* an aborted event awaits its fault delivery */
     pending_event delivery;
     uint64_t test_forget_seq;
+    const am_behavior_desc *behaviors;   /* for the names in a divergence report */
+    uint32_t nbehaviors;
 };
 
 static int pending_push(cosim *c, am_ref target, uint32_t len, const am_word *msg)
@@ -104,6 +106,8 @@ cosim *cosim_new(const am_config *cfg_in, am_beh boot, am_word arg, FILE *trace_
     c->ref_out = calloc(OUT_MAX, 1);
     c->hw_out = calloc(OUT_MAX, 1);
     am_config cfg = *cfg_in;
+    c->behaviors = cfg.behaviors ? cfg.behaviors : am_std_behaviors;
+    c->nbehaviors = cfg.behaviors ? cfg.nbehaviors : am_std_nbehaviors;
     cfg.on_trace = on_ref_trace;
     cfg.on_output = on_ref_output;
     cfg.on_fault = on_ref_fault;
@@ -160,6 +164,27 @@ static void format_hw(const cosim_txn *t, am_trace_buf *b)
 
 /* The divergence report. The expected side is the reference runtime's, or
  * the event-conservation model's when who_expects says so. */
+/* The names of the behaviors a report's lines mention (" b<id>"), once each,
+ * after the lines: the trace keeps ids so that both sides compare as text. */
+static void legend(cosim *c, const char *const *lines, size_t nlines)
+{
+    static unsigned char seen[65536 / 8];
+    memset(seen, 0, sizeof seen);
+    int any = 0;
+    for (size_t i = 0; i < nlines; i++)
+        for (const char *p = lines[i]; (p = strstr(p, " b")) != NULL; p += 2) {
+            char *end;
+            unsigned long id = strtoul(p + 2, &end, 10);
+            if (end == p + 2 || (*end != ' ' && *end != '\n' && *end) || id >= c->nbehaviors ||
+                id >= 65536 || (seen[id / 8] >> (id % 8) & 1))
+                continue;
+            seen[id / 8] |= (unsigned char)(1u << (id % 8));
+            fprintf(stderr, "%s b%lu = %s", any ? "," : "  behaviors:", id, c->behaviors[id].name);
+            any = 1;
+        }
+    if (any) fputc('\n', stderr);
+}
+
 static void report_from(cosim *c, uint64_t seq, const char *what, const char *who_expects,
                         const char *expected, const char *actual)
 {
@@ -177,6 +202,12 @@ static void report_from(cosim *c, uint64_t seq, const char *what, const char *wh
         fprintf(stderr, "    %s", c->history[i % HISTORY]);
     fprintf(stderr, "  %llu transactions matched before this one.\n",
             (unsigned long long)c->checked);
+    const char *lines[HISTORY + 2];
+    size_t nl = 0;
+    lines[nl++] = expected;
+    lines[nl++] = actual;
+    for (uint64_t i = c->checked - n; i < c->checked; i++) lines[nl++] = c->history[i % HISTORY];
+    legend(c, lines, nl);
 }
 
 static void report(cosim *c, uint64_t seq, const char *what, const char *expected, const char *actual)

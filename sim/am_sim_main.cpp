@@ -66,6 +66,7 @@ void usage(FILE *f)
         "  --forget SEQ       test only: the event-conservation check forgets the first\n"
         "                     send of transaction SEQ; it must report a lost event\n"
         "  --quiet            no console echo, only the summary\n"
+        "  --behaviors        print the program's behavior table (id, name) and exit\n"
         "exit status: 0 every transaction matched and the run ended cleanly, 1 a lockstep\n"
         "divergence (report on stderr), 2 a usage error (option, program name, file,\n"
         "image), 3 stopped: the --max-cycles budget ran out or the firmware halted\n"
@@ -186,7 +187,7 @@ int main(int argc, char **argv)
     bool gc_set = false;
     const char *name = nullptr, *trace_out_path = nullptr, *fst_path = nullptr;
     const char *image_path = nullptr;
-    bool quiet = false;
+    bool quiet = false, list_behaviors = false;
     const NumOpt opts[] = {
         { "--max-cycles", &max_cycles, 1, UINT64_MAX, "a cycle count" },
         { "--arg", &arg, 0, 0xffffffffull, "a 32-bit word" },
@@ -215,6 +216,7 @@ int main(int argc, char **argv)
         }
         else if (a == "--image") image_path = need("--image");
         else if (a == "--quiet") quiet = true;
+        else if (a == "--behaviors") list_behaviors = true;
         else if (a == "--trace-out") trace_out_path = need("--trace-out");
         else if (a == "--fst") fst_path = need("--fst");
         else if (const NumOpt *o = find_opt(a)) {
@@ -237,6 +239,11 @@ int main(int argc, char **argv)
             std::fprintf(stderr, " %s%s", (*ps)->folder, ps[1] ? "," : "");
         std::fprintf(stderr, "; am-sim --list lists them\n");
         return 2;
+    }
+
+    if (list_behaviors) {
+        am_behaviors_print(stdout, set->behaviors, set->nbehaviors);
+        return 0;
     }
 
     std::string fst_default;

@@ -40,5 +40,14 @@ if ! grep -qE '^[0-9]{6} [CA] ' <<< "$stdout" && grep -q '^cell: ' <<< "$stdout"
    && [ "$(grep -cvE '^[0-9]{6} [CAG] ' <<< "$stderr")" -eq 0 ]; then
   echo "ok   host-flags: --trace - keeps the trace off the console's stdout"; pass=$((pass + 1))
 else echo "FAIL host-flags: --trace - mixes the trace and the console"; fail=$((fail + 1)); fi
+# behavior names: --behaviors maps ids to names, --faults records carry them
+out=$("$RUN" --behaviors cell); rc=$?
+if [ $rc -eq 0 ] && grep -qE '^ +0 CONSOLE$' <<< "$out" && grep -qE '^ +[0-9]+ DEMO_CELL$' <<< "$out"; then
+  echo "ok   host-flags: --behaviors lists the program's behavior table"; pass=$((pass + 1))
+else echo "FAIL host-flags: --behaviors: exit $rc"; fail=$((fail + 1)); fi
+out=$("$RUN" --quiet --faults fault)
+if grep -qE '^fault seq=[0-9]+ cause=FAIL .* beh=[0-9]+\(DEMO_FRAGILE\)' <<< "$out"; then
+  echo "ok   host-flags: --faults names the behavior"; pass=$((pass + 1))
+else echo "FAIL host-flags: --faults names the behavior: $out"; fail=$((fail + 1)); fi
 echo "host-flags: $pass passed, $fail failed"
 [ $fail -eq 0 ]

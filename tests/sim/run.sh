@@ -37,7 +37,7 @@ for case in "cell 5" "bank 41" "faults 8"; do
   log=$OUT/perturb-$1-$2.log
   "$SIM" --quiet --perturb "$2" "$1" > "$log" 2>&1; rc=$?
   if [ $rc -eq 1 ] && grep -q "LOCKSTEP DIVERGENCE at transaction $2:" "$log" \
-     && grep -q "expected (reference runtime)" "$log"; then
+     && grep -q "expected (reference runtime)" "$log" && grep -qE "^  behaviors: b[0-9]+ = [A-Z]" "$log"; then
     ok "checker catches a perturbed reference at $1 transaction $2"
   else
     bad "checker catches a perturbed reference at $1 transaction $2" "exit $rc (see $log)"
