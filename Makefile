@@ -13,11 +13,18 @@ CFLAGS_OPT    := $(CFLAGS_COMMON) -O2
 CFLAGS_SAN    := $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined \
                  -fno-sanitize-recover=all -fno-omit-frame-pointer
 
+# $(call am_stamp,FILE,TEXT): FILE, holding TEXT, rewritten only when TEXT
+# changes -- a build step that lists it rebuilds when its flags change (make
+# CC=clang, another FW_RAM, SIM_UART_DIV, ...), not only when its sources do.
+am_stamp = $(shell mkdir -p $(dir $(1)) && { [ -f $(1) ] && [ "$$(cat $(1))" = '$(strip $(2))' ] || \
+             printf '%s\n' '$(strip $(2))' > $(1); })$(1)
+
 # The runtime and the actor library, compiled for the host (build/host/libam.a).
 # Programs come from program folders (program.mk).
 RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c host/am_progset.c
 LIB_SRC   := $(wildcard lib/*.c)
 HOST_HDR  := include/am.h $(wildcard host/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def)
+HOST_CFG  := $(call am_stamp,$(BUILD)/host/flags,$(CC) | $(CFLAGS_OPT) | $(CFLAGS_SAN))
 HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c) $(wildcard tests/lib/test_*.c))
 
 .PHONY: help deps host demo test host-test clean
@@ -76,14 +83,14 @@ include bench/bench.mk
 include tests/tests.mk
 
 # ---- host runtime -----------------------------------------------------------
-$(BUILD)/host/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR)
+$(BUILD)/host/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR) $(HOST_CFG)
 	@mkdir -p $(BUILD)/host/obj
 	@rm -f $@
 	@for f in $(RT_SRC) $(LIB_SRC); do \
 	  o=$(BUILD)/host/obj/$$(echo $$f | tr / _).o; \
 	  $(CC) $(CFLAGS_OPT) -c $$f -o $$o || exit 1; ar rcs $@ $$o; done
 
-$(BUILD)/host-san/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR)
+$(BUILD)/host-san/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR) $(HOST_CFG)
 	@mkdir -p $(BUILD)/host-san/obj
 	@rm -f $@
 	@for f in $(RT_SRC) $(LIB_SRC); do \

@@ -19,6 +19,7 @@ AM_PROGRAM_PY    := python3 scripts/am_program.py
 PROJECT_PROGRAMS := demos tests/programs bench/workloads
 # the stack every image keeps below the top of RAM at the least (bytes)
 FW_STACK_MIN     ?= 2048
+FW_CFG := $(call am_stamp,$(BUILD)/programs/fw-flags,$(RV_PREFIX) | $(FW_CFLAGS) | $(FW_RAM) | $(FW_STACK_MIN))
 
 am_sym = am_progset_$(subst .,_,$(subst -,_,$(subst /,_,$(1))))
 
@@ -52,15 +53,15 @@ $(BUILD)/programs/$(2)/manifest.txt: $(wildcard $(1)/*.def) lib/lib_behaviors.de
 	@$(AM_PROGRAM_PY) manifest $(1) $$@ --cc $(CC)
 
 $(BUILD)/programs/$(2)/host/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC)
+    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC) $(HOST_CFG)
 	$$(call am_program_lib,$$(@D),OPT,$(1),$(2),$(3))
 
 $(BUILD)/programs/$(2)/host-san/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC)
+    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC) $(HOST_CFG)
 	$$(call am_program_lib,$$(@D),SAN,$(1),$(2),$(3))
 
 $(BUILD)/programs/$(2)/fw/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) $(FW_SRC) $(FW_HDR) firmware/link.ld
+    $(wildcard $(1)/*.h) $(FW_SRC) $(FW_HDR) firmware/link.ld $(FW_CFG)
 	@mkdir -p $$(@D)
 	@$(AM_PROGRAM_PY) link $(1) $(FW_RAM) $(FW_STACK_MIN) -- \
 	  $(RV_PREFIX)gcc $(FW_CFLAGS) -I$(1) -nostdlib -nostartfiles -T firmware/link.ld \
