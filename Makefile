@@ -64,16 +64,15 @@ help:
 	@echo "  make deps        install missing dependencies (Debian packages, pinned .venv)"
 	@echo "  make clean       remove build/"
 
+# Every step that runs an installed tool has deps as an order-only
+# prerequisite (| deps): under make -j it waits for the install, and deps.sh
+# runs once per make.
 deps:
-	@scripts/deps.sh
-
-# What needs the pinned venv (PicoRV32's source) depends on its stamp, so
-# that under make -j it waits for the install.
-.venv/.requirements.installed: scripts/requirements.txt
 	@scripts/deps.sh
 
 # ---- the parts (each file's head says what it builds) ---------------------------
 SIM_DIR   := $(BUILD)/sim
+RTL_ORDER := deps
 include tests/rtl/rtl.mk
 include firmware/fw.mk
 include sim/sim.mk
@@ -83,14 +82,14 @@ include bench/bench.mk
 include tests/tests.mk
 
 # ---- host runtime -----------------------------------------------------------
-$(BUILD)/host/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR) $(HOST_CFG)
+$(BUILD)/host/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR) $(HOST_CFG) | deps
 	@mkdir -p $(BUILD)/host/obj
 	@rm -f $@
 	@for f in $(RT_SRC) $(LIB_SRC); do \
 	  o=$(BUILD)/host/obj/$$(echo $$f | tr / _).o; \
 	  $(CC) $(CFLAGS_OPT) -c $$f -o $$o || exit 1; ar rcs $@ $$o; done
 
-$(BUILD)/host-san/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR) $(HOST_CFG)
+$(BUILD)/host-san/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR) $(HOST_CFG) | deps
 	@mkdir -p $(BUILD)/host-san/obj
 	@rm -f $@
 	@for f in $(RT_SRC) $(LIB_SRC); do \

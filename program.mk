@@ -48,7 +48,7 @@ am_progsets_c = mkdir -p $(dir $(1)) && { echo '\#include "am_progset.h"'; \
 # $(call am_program_rules,FOLDER,KEY,DEMOS): every rule of one folder
 define am_program_rules
 $(BUILD)/programs/$(2)/manifest.txt: $(wildcard $(1)/*.def) lib/lib_behaviors.def \
-    lib/behaviors_all.def scripts/am_program.py
+    lib/behaviors_all.def scripts/am_program.py | deps
 	@mkdir -p $$(@D)
 	@$(AM_PROGRAM_PY) manifest $(1) $$@ --cc $(CC)
 
@@ -61,7 +61,7 @@ $(BUILD)/programs/$(2)/host-san/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $
 	$$(call am_program_lib,$$(@D),SAN,$(1),$(2),$(3))
 
 $(BUILD)/programs/$(2)/fw/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) $(FW_SRC) $(FW_HDR) firmware/link.ld $(FW_CFG)
+    $(wildcard $(1)/*.h) $(FW_SRC) $(FW_HDR) firmware/link.ld $(FW_CFG) | deps
 	@mkdir -p $$(@D)
 	@$(AM_PROGRAM_PY) link $(1) $(FW_RAM) $(FW_STACK_MIN) -- \
 	  $(RV_PREFIX)gcc $(FW_CFLAGS) -I$(1) -nostdlib -nostartfiles -T firmware/link.ld \

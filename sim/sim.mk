@@ -16,14 +16,14 @@ SIM_MODEL_CFG := $(call am_stamp,$(SIM_DIR)/obj/flags,$(SIM_UART_DIV) | $(PICORV
 SIM_MODEL_OBJS := $(addprefix $(SIM_DIR)/obj/,am_sim_main.o verilated.o verilated_fst_c.o \
                   verilated_threads.o Vam_soc__ALL.a)
 
-$(SIM_DIR)/am_cosim.o: sim/am_cosim.c sim/am_cosim.h $(HOST_HDR)
+$(SIM_DIR)/am_cosim.o: sim/am_cosim.c sim/am_cosim.h $(HOST_HDR) | deps
 	@mkdir -p $(SIM_DIR)
 	$(CC) $(CFLAGS_OPT) -c sim/am_cosim.c -o $@
 
 # The model and the testbench's objects (Verilator's own makefile compiles
-# them); the deps stamp orders it after scripts/deps.sh under make -j.
+# them).
 $(SIM_MODEL): sim/am_sim_main.cpp sim/am_cosim.h host/am_progset.h host/am_rt.h include/am.h \
-    $(SOC_SRCS) rtl/lint.vlt sim/am_sim.vlt .venv/.requirements.installed $(SIM_MODEL_CFG)
+    $(SOC_SRCS) rtl/lint.vlt sim/am_sim.vlt $(SIM_MODEL_CFG) | deps
 	@test -n "$(PICORV32_DIR)" || { echo "sim: PicoRV32 not found in .venv (run make deps)"; exit 1; }
 	@mkdir -p $(SIM_DIR)/obj
 	verilator --cc --exe -O3 --x-assign fast --x-initial fast \

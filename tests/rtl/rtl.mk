@@ -43,9 +43,13 @@ RTL_MUX_TB  := $(RTL_BUILD)/unit_mux/tb_am_actor_unit
 # yosys' simulation model of the iCE40 DSP block (from the Debian yosys)
 ICE40_CELLS_SIM ?= $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 
+# the top Makefile orders every build here after its deps (tools installed);
+# alone, nothing is installed
+RTL_ORDER ?=
+
 .PHONY: rtl-test lint synth-unit rtl-clean
 
-$(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v $(wildcard tests/rtl/tb_am_*.v)
+$(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v $(wildcard tests/rtl/tb_am_*.v) | $(RTL_ORDER)
 	@mkdir -p $(RTL_BUILD)
 	$(IVERILOG) -g2012 -o $@ $($*_SRCS)
 
@@ -63,19 +67,19 @@ rtl_unit_run = if $(1) +seed=$$s +txns=20000 > $(RTL_BUILD)/$(2).$$s.log 2>&1 &&
 	  else echo "FAIL $(3) seed=$$s (see $(RTL_BUILD)/$(2).$$s.log)"; tail -8 $(RTL_BUILD)/$(2).$$s.log; \
 	    fail=$$((fail+1)); fi
 
-$(RTL_UNIT_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS)
+$(RTL_UNIT_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) | $(RTL_ORDER)
 	$(call rtl_unit_tb,$(RTL_BUILD)/unit,)
 
-$(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM)
+$(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM) | $(RTL_ORDER)
 	@mkdir -p $(RTL_BUILD)
 	awk '/^module SB_MAC16/ { p = 1 } p { print } p && /^endmodule/ { exit }' $< > $@.tmp
 	@grep -q '^endmodule' $@.tmp || { echo "rtl: no SB_MAC16 model in $<"; exit 1; }
 	@mv $@.tmp $@
 
-$(RTL_DSP_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS)
+$(RTL_DSP_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS) | $(RTL_ORDER)
 	$(call rtl_unit_tb,$(RTL_BUILD)/unit_dsp,-DAM_DSP_REGS -GWD_W=20 $(RTL_DSP_SRCS))
 
-$(RTL_MUX_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS)
+$(RTL_MUX_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) | $(RTL_ORDER)
 	$(call rtl_unit_tb,$(RTL_BUILD)/unit_mux,-DAM_MUX_PORTS)
 
 rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_UNIT_TB) $(RTL_DSP_TB) $(RTL_MUX_TB)
