@@ -52,7 +52,7 @@ progs="selfloop $progs"
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "commit: $(git describe --always --dirty 2>/dev/null || echo '?')"
   echo "verilator: $(verilator --version 2>/dev/null | head -1)"
-  fw=build/fw/fw.elf
+  fw=build/programs/bench/workloads/fw/fw.elf   # the workloads' image
   if [ -f "$fw" ] && command -v riscv64-unknown-elf-size >/dev/null; then
     echo "firmware: $(riscv64-unknown-elf-size "$fw" | awk 'NR == 2 { print $1 " bytes text" }')"
   fi

@@ -143,7 +143,7 @@ def write_report(d, fpga_dir):
     w("* machine: the SoC of `rtl/am_soc.v` with its default parameters (PicoRV32 "
       "rv32im with MUL/DIV, actor table 128 slots, queue 63 events, 64 KiB RAM), "
       f"simulated by {meta.get('verilator', 'Verilator')}; firmware "
-      f"{meta.get('firmware', '?')} (`build/fw/fw.elf`, -O2)")
+      f"{meta.get('firmware', '?')} (`build/programs/bench/workloads/fw/fw.elf`, -O2)")
     w("* every transaction checked in lockstep against the reference runtime: "
       "0 divergences, 0 aborts; each program checked its own answer on the machine")
     w("* cycles and dispatches: the actor unit's counters (CYCLES, DISPATCHES) at "
