@@ -84,8 +84,9 @@ typedef struct am_config {
     /* The watchdog (docs/semantics.md): a program's behavior that runs
      * longer than watchdog_ms milliseconds of CPU time aborts with WATCHDOG
      * (within watchdog_ms + 50). Default 1000; 0: off; at most
-     * AM_WATCHDOG_MS_MAX. It uses SIGVTALRM and ITIMER_VIRTUAL: a program
-     * that embeds the runtime and needs them sets 0. */
+     * AM_WATCHDOG_MS_MAX. It uses SIGVTALRM and ITIMER_VIRTUAL (one timer
+     * for the process, watching the runtime that is running): a program
+     * that needs them, or runs runtimes in several threads, sets 0. */
     uint32_t watchdog_ms;
     /* The behavior table (NULL: am_std_behaviors, the library's; a program
      * folder's is its am_progset's). Entries 0..2 must be the built-ins. */
