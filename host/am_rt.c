@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 
 #include "am_console.h"
 #include "am_trace.h"
@@ -153,6 +154,7 @@ struct am_rt {
     uint32_t *gc_stack;              /* the mark stack */
     uint64_t gc_runs, gc_reclaimed;
     uint32_t gc_live_max, gc_live_last;
+    uint64_t gc_ns;                  /* time spent collecting (am_counters) */
 
     int in_dispatch;                 /* 1: a built-in behavior runs, 2: a program's */
     uint32_t verdict;                /* am_step_abort: the cause to abort with */
@@ -577,8 +579,16 @@ INLINE void gc_event(am_rt *rt, uint32_t *sp, const event *ev)
  *   sweep: slots next-1 down to 0; a live unmarked actor is reclaimed (live
  *   cleared, generation kept), and every slot that is not live afterwards is
  *   pushed on a rebuilt free stack, so the lowest free slot is reused first. */
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static NOINLINE uint32_t gc_collect(am_rt *rt)
 {
+    uint64_t t0 = mono_ns();
     uint32_t sp = 0;
     for (uint32_t s = 0; s < rt->next; s++) {
         actor *a = &rt->actors[s];
@@ -619,6 +629,7 @@ static NOINLINE uint32_t gc_collect(am_rt *rt)
     rt->gc_reclaimed += reclaimed;
     rt->gc_live_last = rt->nlive;
     if (rt->nlive > rt->gc_live_max) rt->gc_live_max = rt->nlive;
+    rt->gc_ns += mono_ns() - t0;
     if (rt->tracing) {
         am_trace_buf *b = &rt->tbuf;
         am_trace_gc(b, rt->seq, reclaimed, rt->nlive, top + rt->table_size - rt->next);
@@ -1017,6 +1028,7 @@ void am_get_counters(const am_rt *rt, am_counters *out)
     out->gc_reclaimed = rt->gc_reclaimed;
     out->gc_live_max = rt->gc_live_max;
     out->gc_live_last = rt->gc_live_last;
+    out->gc_ns = rt->gc_ns;
 }
 
 const am_fault_record *am_last_fault(const am_rt *rt)

@@ -166,6 +166,10 @@ typedef struct am_counters {
     uint64_t gc_reclaimed;  /* actors reclaimed, in total */
     uint32_t gc_live_max;   /* most live actors right after a collection */
     uint32_t gc_live_last;  /* live actors right after the last collection */
+    uint64_t gc_ns;         /* time spent collecting, in ns (CLOCK_MONOTONIC, read
+                               at the start and end of each collection, never per
+                               dispatch): the host's GC_CYCLES; not deterministic,
+                               never in the trace */
 } am_counters;
 void am_get_counters(const am_rt *rt, am_counters *out);
 

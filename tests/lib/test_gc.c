@@ -93,6 +93,8 @@ TEST(serializer_million_requests_with_bounded_live_set)
     /* one proxy per request; at most the table's worth are still unswept */
     CHECK(c.gc_reclaimed >= MILLION - 128);
     CHECK(c.gc_reclaimed <= MILLION);
+    /* the time spent collecting is counted, and is a part of the run */
+    CHECK(c.gc_ns > 0);
     lt_free(rt);
 }
 
@@ -110,9 +112,11 @@ TEST(serializer_without_collector_hits_table_full)
     CHECK_EQ(c.live, 128);                         /* every slot taken */
     CHECK_EQ(c.free, 0);
     CHECK_EQ(c.gc_runs, 0);
+    CHECK_EQ(c.gc_ns, 0);                          /* no collection, no time */
     /* the same program completes once the machine collects */
     am_gc(rt);
     CHECK(counters(rt).free > 100);
+    CHECK(counters(rt).gc_ns > 0);                 /* am_gc is counted too */
     lt_free(rt);
 }
 
