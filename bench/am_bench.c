@@ -11,14 +11,26 @@
  *   big       NODES PINGS        each node PINGS pings    unit: message (2*NODES*PINGS)
  *   bank      ACCOUNTS T ROUND   T transfers, ROUND at a time  unit: message (4T)
  *
- * One untimed warm-up run, then RUNS timed runs; each prints
- *   RESULT <workload> <run> <units> <ns>
- * Each run checks its own result (values, dispatch counts, no fault); a
- * wrong answer prints "FAIL ..." and exits 1. The workloads' behaviors are
- * bench/workloads/wl_*.c, protocols in bench/workloads/bench.h. The timed region is the
- * injection of the initial messages and am_run(); creating the runtime,
- * spawning and wiring the initial actors are outside it (as in the Erlang
- * and CAF versions).
+ * One untimed sizing run, one untimed warm-up run, then RUNS timed runs;
+ * each timed run prints
+ *   RESULT <workload> <run> <units> <ns> <gc_ns>
+ * where gc_ns is the part of ns the collector took (am_counters.gc_ns).
+ * Each run checks its own result (values, dispatch counts, no fault, and for
+ * Fork-Join and Fibonacci that every finished actor was reclaimed); a wrong
+ * answer prints "FAIL ..." and exits 1. The workloads' behaviors are
+ * bench/workloads/wl_*.c, protocols in bench/workloads/bench.h. The timed
+ * region is the injection of the initial messages and am_run(); creating the
+ * runtime, spawning and wiring the initial actors are outside it (as in the
+ * Erlang, CAF and bare-C versions).
+ *
+ * Every runtime runs with the collector's defaults (am_config_default:
+ * gc_low 4, gc_period 1024) and an actor table sized by one rule, the one a
+ * user follows: the most actors the workload keeps live at once, plus 25%,
+ * and at least the default table (128 slots). The most live actors are
+ * measured, as a user would measure them, by the sizing run: the workload
+ * once with the largest table (65,536 slots), reading the counters (the
+ * live actors after setup, right after each collection, and after a final
+ * collection). The rule and the table are printed on stderr.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <malloc.h>
@@ -63,8 +75,31 @@ static void init_table(void)
         fail("the bench table has %u behaviors, AMB_COUNT_ is %u", g_ntable, (unsigned)AMB_COUNT_);
 }
 
-static am_rt *new_rt(uint32_t table, uint32_t queue)
+/* The table of the runs being made: AM_TABLE_MAX in the sizing run, then
+ * table_for(the peak it measured). */
+#define AM_TABLE_MAX 65536u
+#define TABLE_DEFAULT 128u        /* am_config_default's table_size */
+static uint32_t g_table_size = AM_TABLE_MAX;
+static uint32_t g_peak;           /* most live actors seen by the current run */
+
+static uint32_t table_for(uint32_t peak)
 {
+    uint64_t t = (uint64_t)peak + (peak + 3) / 4;
+    if (t < TABLE_DEFAULT) t = TABLE_DEFAULT;
+    if (t > AM_TABLE_MAX) fail("%u live actors: with 25%% room that is over %u slots", peak, AM_TABLE_MAX);
+    return (uint32_t)t;
+}
+
+static void see_live(uint32_t live)
+{
+    if (live > g_peak) g_peak = live;
+}
+
+/* A runtime with the benchmark's table and the collector's defaults; only
+ * the queue depth is the workload's. */
+static am_rt *new_rt(uint32_t queue)
+{
+    uint32_t table = g_table_size;
     am_config cfg;
     am_config_default(&cfg);
     cfg.table_size = table;
@@ -136,31 +171,68 @@ static uint64_t dispatches(am_rt *rt)
     return c.dispatches;
 }
 
-typedef struct result { uint64_t units, ns; } result;
+/* the collector's time and runs so far, or since a snapshot */
+typedef struct gcsnap { uint64_t ns, runs; } gcsnap;
+static gcsnap gc_now(am_rt *rt)
+{
+    am_counters c;
+    am_get_counters(rt, &c);
+    return (gcsnap){ c.gc_ns, c.gc_runs };
+}
+static gcsnap gc_since(am_rt *rt, gcsnap base)
+{
+    gcsnap g = gc_now(rt);
+    return (gcsnap){ g.ns - base.ns, g.runs - base.runs };
+}
+
+/* Set-up done: its actors are live (and pinned) at once. */
+static void setup_done(am_rt *rt)
+{
+    am_counters c;
+    am_get_counters(rt, &c);
+    see_live(c.live);
+}
+
+/* After the timed region and the checks: the most live actors right after
+ * a collection, and what a last collection leaves live. Returns the actors
+ * that last collection reclaimed. */
+static uint32_t finish(am_rt *rt)
+{
+    uint32_t reclaimed = am_gc(rt);
+    am_counters c;
+    am_get_counters(rt, &c);
+    see_live(c.gc_live_max);
+    return reclaimed;
+}
+
+typedef struct result { uint64_t units, ns, gc_ns, gc_runs; } result;
 
 /* ---- the workloads ------------------------------------------------------- */
 
 static result wl_pingpong(uint32_t n)
 {
-    am_rt *rt = new_rt(16, 16);
+    am_rt *rt = new_rt(16);
     am_ref pong = SPAWN(rt, AMB_BENCH_PONG, 0);
     am_ref ping = SPAWN(rt, AMB_BENCH_PING, pong, n, 0);
+    setup_done(rt);
     uint64_t t0 = now_ns();
     INJECT(rt, ping, BT_START);
     run(rt);
     uint64_t t1 = now_ns();
+    gcsnap gc = gc_now(rt);
     check_counters(rt, 0, 1 + 2 * (uint64_t)n);
     am_word st[AM_MAX_STATE_WORDS];
     peek(rt, ping, st);
     if (st[1] != 0 || st[2] != n) fail("ping state left=%u received=%u", st[1], st[2]);
+    finish(rt);
     am_rt_free(rt);
-    return (result){ 2 * (uint64_t)n, t1 - t0 };
+    return (result){ 2 * (uint64_t)n, t1 - t0, gc.ns, gc.runs };
 }
 
 static result wl_ring(uint32_t nodes, uint32_t hops)
 {
     if (nodes < 2 || nodes > 60000) fail("ring: 2..60000 nodes");
-    am_rt *rt = new_rt(nodes + 4, 16);
+    am_rt *rt = new_rt(16);
     am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
     am_ref next = AM_NIL, last = AM_NIL;
     for (uint32_t i = nodes; i-- > 0;) {
@@ -169,60 +241,83 @@ static result wl_ring(uint32_t nodes, uint32_t hops)
     }
     INJECT(rt, last, BT_LINK, next);  /* close the ring: last -> node 0 */
     run(rt);
+    setup_done(rt);
     uint64_t base = dispatches(rt);
+    gcsnap gc0 = gc_now(rt);
     uint64_t t0 = now_ns();
     INJECT(rt, next, BT_TOKEN, hops, ledger);
     run(rt);
     uint64_t t1 = now_ns();
+    gcsnap gc = gc_since(rt, gc0);
     check_counters(rt, base, (uint64_t)hops + 2);
     am_word st[AM_MAX_STATE_WORDS];
     peek(rt, ledger, st);
     if (st[0] != 1 || st[2] != hops % nodes)
         fail("token stopped at node %u, expected %u", st[2], hops % nodes);
+    finish(rt);
     am_rt_free(rt);
-    return (result){ hops, t1 - t0 };
+    return (result){ hops, t1 - t0, gc.ns, gc.runs };
 }
 
 static result wl_counting(uint32_t n)
 {
-    am_rt *rt = new_rt(16, 16);
+    am_rt *rt = new_rt(16);
     am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
     am_ref counter = SPAWN(rt, AMB_BENCH_COUNTER, 0);
     am_ref prod = SPAWN(rt, AMB_BENCH_PRODUCER, counter, n, ledger);
+    setup_done(rt);
     uint64_t t0 = now_ns();
     INJECT(rt, prod, BT_START);
     run(rt);
     uint64_t t1 = now_ns();
+    gcsnap gc = gc_now(rt);
     uint64_t ptx = n ? (n + 6) / 7 : 1;
     check_counters(rt, 0, ptx + n + 2);
     am_word st[AM_MAX_STATE_WORDS];
     peek(rt, ledger, st);
     if (st[0] != 1 || st[2] != n) fail("count %u, expected %u", st[2], n);
+    finish(rt);
     am_rt_free(rt);
-    return (result){ n, t1 - t0 };
+    return (result){ n, t1 - t0, gc.ns, gc.runs };
+}
+
+/* Reclamation: after the run every created actor has finished and nothing
+ * refers to it, so the collections during the run and one more after it
+ * must have reclaimed exactly `created`, leaving only the pinned actors
+ * (`pinned`, the console included). */
+static void check_reclaimed(am_rt *rt, uint64_t created, uint32_t pinned)
+{
+    finish(rt);
+    am_counters c;
+    am_get_counters(rt, &c);
+    if (c.gc_reclaimed != created || c.live != pinned)
+        fail("%llu actors reclaimed, %u live after a collection; expected %llu and %u",
+             (unsigned long long)c.gc_reclaimed, c.live, (unsigned long long)created, pinned);
 }
 
 static result wl_fjcreate(uint32_t n, uint32_t reps)
 {
-    if (n < 1 || n > 65530) fail("fjcreate: 1..65530 actors (no GC yet: table 65536)");
+    if (n < 1) fail("fjcreate: at least one actor");
     uint32_t want = 0;
     for (uint32_t i = 0; i < n; i++) want += bench_fj_value(i);
-    result r = { 0, 0 };
+    result r = { 0, 0, 0, 0 };
     for (uint32_t k = 0; k < reps; k++) {
-        am_rt *rt = new_rt(n + 3, 64);
+        am_rt *rt = new_rt(64);
         am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
         am_ref forker = SPAWN(rt, AMB_BENCH_FJ_FORKER, n, ledger, 0);
+        setup_done(rt);
         uint64_t t0 = now_ns();
         INJECT(rt, forker, BT_START);
         run(rt);
         uint64_t t1 = now_ns();
+        gcsnap gc = gc_now(rt);
+        r.gc_ns += gc.ns;
+        r.gc_runs += gc.runs;
         check_counters(rt, 0, (n + 3) / 4 + 2 * (uint64_t)n);
         am_word st[AM_MAX_STATE_WORDS];
         peek(rt, ledger, st);
         if (st[0] != n || st[1] != want) fail("%u results summing to %u, expected %u, %u", st[0], st[1], n, want);
-        am_counters c;
-        am_get_counters(rt, &c);
-        if (c.live != n + 3) fail("%u live actors, expected %u", c.live, n + 3);
+        check_reclaimed(rt, n, 3);          /* console, ledger, forker */
         am_rt_free(rt);
         r.units += n;
         r.ns += t1 - t0;
@@ -240,21 +335,26 @@ static uint32_t fib_value(uint32_t n)
 
 static result wl_fib(uint32_t n, uint32_t reps)
 {
+    if (n > 40) fail("fib: n <= 40");
     uint64_t calls = fib_calls(n);
-    if (calls + 3 > 65536) fail("fib: %llu calls do not fit the table (no GC yet)", (unsigned long long)calls);
-    result r = { 0, 0 };
+    result r = { 0, 0, 0, 0 };
     for (uint32_t k = 0; k < reps; k++) {
-        am_rt *rt = new_rt((uint32_t)calls + 3, 1u << 16);
+        am_rt *rt = new_rt(1u << 16);
         am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
         am_ref root = SPAWN(rt, AMB_BENCH_FIB, 0);
+        setup_done(rt);
         uint64_t t0 = now_ns();
         INJECT(rt, root, BT_REQ, n, ledger);
         run(rt);
         uint64_t t1 = now_ns();
+        gcsnap gc = gc_now(rt);
+        r.gc_ns += gc.ns;
+        r.gc_runs += gc.runs;
         check_counters(rt, 0, 2 * calls);
         am_word st[AM_MAX_STATE_WORDS];
         peek(rt, ledger, st);
         if (st[0] != 1 || st[2] != fib_value(n)) fail("fib(%u) = %u, expected %u", n, st[2], fib_value(n));
+        check_reclaimed(rt, calls - 1, 3);  /* console, ledger, the root (pinned) */
         am_rt_free(rt);
         r.units += 2 * calls;
         r.ns += t1 - t0;
@@ -262,14 +362,14 @@ static result wl_fib(uint32_t n, uint32_t reps)
     return r;
 }
 
-/* neighbour k of node i (also in the Erlang and CAF versions) */
+/* neighbour k of node i (also in the Erlang, CAF and bare-C versions) */
 static const uint32_t big_offsets[BENCH_BIG_NB] = { 1, 3, 7, 15, 31 };
 
 static result wl_big(uint32_t nodes, uint32_t pings)
 {
     if (nodes < 32 || nodes > 60000) fail("big: 32..60000 nodes");
     if (pings < 1) fail("big: at least one ping");
-    am_rt *rt = new_rt(nodes + 4, 2 * nodes + 16);
+    am_rt *rt = new_rt(2 * nodes + 16);
     am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
     am_ref *node = malloc(nodes * sizeof *node);
     if (!node) fail("out of memory");
@@ -281,19 +381,23 @@ static result wl_big(uint32_t nodes, uint32_t pings)
         inject(rt, node[i], 1 + BENCH_BIG_NB, m);
     }
     run(rt);
+    setup_done(rt);
     uint64_t base = dispatches(rt);
+    gcsnap gc0 = gc_now(rt);
     uint64_t t0 = now_ns();
     for (uint32_t i = 0; i < nodes; i++) INJECT(rt, node[i], BT_START);
     run(rt);
     uint64_t t1 = now_ns();
+    gcsnap gc = gc_since(rt, gc0);
     uint64_t npings = (uint64_t)nodes * pings;
     check_counters(rt, base, 2 * (uint64_t)nodes + 2 * npings);
     am_word st[AM_MAX_STATE_WORDS];
     peek(rt, ledger, st);
     if (st[0] != nodes) fail("%u nodes done, expected %u", st[0], nodes);
+    finish(rt);
     free(node);
     am_rt_free(rt);
-    return (result){ 2 * npings, t1 - t0 };
+    return (result){ 2 * npings, t1 - t0, gc.ns, gc.runs };
 }
 
 #define BANK_INITIAL 1000000000u
@@ -301,7 +405,7 @@ static result wl_big(uint32_t nodes, uint32_t pings)
 static result wl_bank(uint32_t accounts, uint32_t transfers, uint32_t round)
 {
     if (accounts < 2 || accounts > 60000 || round < 1) fail("bank: 2..60000 accounts, round >= 1");
-    am_rt *rt = new_rt(accounts + 4, 4 * round + 16);
+    am_rt *rt = new_rt(4 * round + 16);
     am_ref ledger = SPAWN(rt, AMB_BENCH_LEDGER, 0);
     am_ref *acct = malloc(accounts * sizeof *acct);
     uint32_t *want = malloc(accounts * sizeof *want);
@@ -310,6 +414,7 @@ static result wl_bank(uint32_t accounts, uint32_t transfers, uint32_t round)
         acct[i] = SPAWN(rt, AMB_BENCH_ACCOUNT, BANK_INITIAL);
         want[i] = BANK_INITIAL;
     }
+    setup_done(rt);
     am_word rng = 12345;
     uint64_t t0 = now_ns();
     for (uint32_t done = 0; done < transfers;) {
@@ -327,6 +432,7 @@ static result wl_bank(uint32_t accounts, uint32_t transfers, uint32_t round)
         done += k;
     }
     uint64_t t1 = now_ns();
+    gcsnap gc = gc_now(rt);
     uint64_t d = check_counters(rt, 0, 0);
     if (d < 4 * (uint64_t)transfers) fail("%llu dispatches < 4 per transfer", (unsigned long long)d);
     am_word st[AM_MAX_STATE_WORDS];
@@ -341,6 +447,7 @@ static result wl_bank(uint32_t accounts, uint32_t transfers, uint32_t round)
         total += st[0];
     }
     if (total != (uint64_t)accounts * BANK_INITIAL) fail("money not conserved");
+    finish(rt);
     free(acct);
     free(want);
     am_rt_free(rt);
@@ -348,7 +455,7 @@ static result wl_bank(uint32_t accounts, uint32_t transfers, uint32_t round)
     if (!said++)
         fprintf(stderr, "bank: %llu dispatches for %u transfers (%llu postponed credits)\n",
                 (unsigned long long)d, transfers, (unsigned long long)(d - 4 * (uint64_t)transfers));
-    return (result){ 4 * (uint64_t)transfers, t1 - t0 };
+    return (result){ 4 * (uint64_t)transfers, t1 - t0, gc.ns, gc.runs };
 }
 
 /* ---- main ---------------------------------------------------------------- */
@@ -360,6 +467,20 @@ static uint32_t arg(int argc, char **argv, int i, uint32_t dflt)
     unsigned long v = strtoul(argv[i], &end, 0);
     if (*end || v > 0xffffffffu) fail("bad number '%s'", argv[i]);
     return (uint32_t)v;
+}
+
+/* One run of the workload; `sizing`: once (REPS 1 for the repeated ones). */
+static int run_workload(uint32_t p1, uint32_t p2, uint32_t p3, int sizing, result *res)
+{
+    if (!strcmp(g_wl, "pingpong")) *res = wl_pingpong(p1 ? p1 : 1000000);
+    else if (!strcmp(g_wl, "ring")) *res = wl_ring(p1 ? p1 : 100, p2 ? p2 : 1000000);
+    else if (!strcmp(g_wl, "counting")) *res = wl_counting(p1 ? p1 : 1000000);
+    else if (!strcmp(g_wl, "fjcreate")) *res = wl_fjcreate(p1 ? p1 : 60000, sizing ? 1 : p2 ? p2 : 10);
+    else if (!strcmp(g_wl, "fib")) *res = wl_fib(p1 ? p1 : 22, sizing ? 1 : p2 ? p2 : 10);
+    else if (!strcmp(g_wl, "big")) *res = wl_big(p1 ? p1 : 120, p2 ? p2 : 5000);
+    else if (!strcmp(g_wl, "bank")) *res = wl_bank(p1 ? p1 : 1000, p2 ? p2 : 100000, p3 ? p3 : 500);
+    else return 0;
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -379,19 +500,27 @@ int main(int argc, char **argv)
     init_table();
     uint32_t runs = arg(argc, argv, 2, 5);
     uint32_t p1 = arg(argc, argv, 3, 0), p2 = arg(argc, argv, 4, 0), p3 = arg(argc, argv, 5, 0);
+    result res;
+    /* the sizing run: the largest table, the most live actors at once */
+    g_table_size = AM_TABLE_MAX;
+    g_peak = 0;
+    if (!run_workload(p1, p2, p3, 1, &res)) { fprintf(stderr, "unknown workload '%s'\n", g_wl); return 2; }
+    uint32_t peak = g_peak;
+    g_table_size = table_for(peak);
+    fprintf(stderr, "%s: table %u slots (at most %u live actors + 25%%, at least %u); "
+            "collector defaults (gc_low 4, gc_period 1024)\n", g_wl, g_table_size, peak, TABLE_DEFAULT);
     for (uint32_t r = 0; r <= runs; r++) {   /* run 0: warm-up, not printed */
-        result res;
-        if (!strcmp(g_wl, "pingpong")) res = wl_pingpong(p1 ? p1 : 1000000);
-        else if (!strcmp(g_wl, "ring")) res = wl_ring(p1 ? p1 : 100, p2 ? p2 : 1000000);
-        else if (!strcmp(g_wl, "counting")) res = wl_counting(p1 ? p1 : 1000000);
-        else if (!strcmp(g_wl, "fjcreate")) res = wl_fjcreate(p1 ? p1 : 60000, p2 ? p2 : 10);
-        else if (!strcmp(g_wl, "fib")) res = wl_fib(p1 ? p1 : 22, p2 ? p2 : 10);
-        else if (!strcmp(g_wl, "big")) res = wl_big(p1 ? p1 : 120, p2 ? p2 : 5000);
-        else if (!strcmp(g_wl, "bank")) res = wl_bank(p1 ? p1 : 1000, p2 ? p2 : 100000, p3 ? p3 : 500);
-        else { fprintf(stderr, "unknown workload '%s'\n", g_wl); return 2; }
+        g_peak = 0;
+        run_workload(p1, p2, p3, 0, &res);
+        if (g_peak > peak)   /* deterministic: the same run, the same live actors */
+            fail("%u live actors, the sizing run saw at most %u", g_peak, peak);
+        if (r == 1)
+            fprintf(stderr, "%s: %llu collections in the timed region of run 1, %.1f us each on average\n",
+                    g_wl, (unsigned long long)res.gc_runs,
+                    res.gc_runs ? (double)res.gc_ns / (double)res.gc_runs / 1000.0 : 0.0);
         if (r > 0)
-            printf("RESULT %s %u %llu %llu\n", g_wl, r, (unsigned long long)res.units,
-                   (unsigned long long)res.ns);
+            printf("RESULT %s %u %llu %llu %llu\n", g_wl, r, (unsigned long long)res.units,
+                   (unsigned long long)res.ns, (unsigned long long)res.gc_ns);
         fflush(stdout);
     }
     return 0;
