@@ -3,20 +3,23 @@
 #
 #   make bench            install the comparators if missing (bench/deps.sh),
 #                         build, run every workload on the simulated SoC
-#                         (bench-hw, below), then on the host runtime,
-#                         Erlang/OTP and CAF, write build/bench/report.md and
-#                         build/bench/bench.{png,svg}             (~3-5 min)
+#                         (bench-hw, below), then on the host runtime (ours),
+#                         the bare-C event loop (c), Erlang/OTP and CAF, write
+#                         build/bench/report.md and build/bench/bench.{png,svg}
+#                                                                   (~5 min)
 #   make bench-hw         the hardware figures only: every workload as a boot
 #                         program on the Verilator SoC (bench/workloads/programs.def,
 #                         bench/workloads/wl_boot.c) in lockstep; cycles per dispatch and
 #                         its phases, dispatches/s at the boards' clocks:
 #                         build/bench/hw.md (bench/hw.sh)            (~10 s)
-#   make bench-quick      the same pipeline with tiny parameters (smoke test;
-#                         no hardware part)
+#   make bench-quick      every workload at tiny sizes on ours and c, answers
+#                         checked, verdict "bench: N passed, N failed"; needs
+#                         neither Erlang, CAF nor gnuplot: part of `make test`
+#                         (the numbers mean nothing)                 (~10 s)
 #   make bench-doc        copy the latest report tables (and hw.md) into
 #                         docs/performance.md
 #
-# `make test` needs none of this. Timing never appears in tests.
+# Timing never decides a test: bench-quick checks answers only.
 
 BUILD      ?= build
 CC         ?= gcc
@@ -37,6 +40,9 @@ BENCH_HDR      := $(sort include/am.h $(wildcard host/*.h) $(wildcard lib/*.h) $
 BENCH_CFLAGS   := $(or $(CFLAGS_COMMON),-std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost) \
                   -O2 -flto -DNDEBUG -Ibench/workloads
 BENCH_CXXFLAGS := -std=c++17 -O2 -DNDEBUG -Wall
+# The bare-C event loop (bench/c/savina.c): plain C, one file, no project
+# header, the same optimization as ours.
+BENCH_C_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -DNDEBUG
 
 .PHONY: bench bench-quick bench-deps bench-build bench-doc bench-hw
 
@@ -52,6 +58,10 @@ $(BENCH_DIR)/am-bench: $(BENCH_SRC) $(BENCH_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) $(BENCH_SRC) -o $@
 
+$(BENCH_DIR)/savina-c: bench/c/savina.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_C_CFLAGS) $< -o $@
+
 $(BENCH_DIR)/erlang/savina.beam: bench/erlang/savina.erl | bench-deps
 	@mkdir -p $(dir $@)
 	erlc -o $(dir $@) $<
@@ -60,7 +70,7 @@ $(BENCH_DIR)/savina-caf: bench/caf/savina.cpp | bench-deps
 	@mkdir -p $(dir $@)
 	$(CXX) $(BENCH_CXXFLAGS) $< -o $@ -lcaf_core -pthread
 
-bench-build: $(BENCH_DIR)/am-bench $(BENCH_DIR)/erlang/savina.beam $(BENCH_DIR)/savina-caf
+bench-build: $(BENCH_DIR)/am-bench $(BENCH_DIR)/savina-c $(BENCH_DIR)/erlang/savina.beam $(BENCH_DIR)/savina-caf
 
 bench: bench-build $(BENCH_HW_DEP)
 	@hw=0; \
@@ -74,8 +84,8 @@ bench-hw: $(BENCH_HW_DEP)
 	@if [ -f $(BENCH_DIR)/results.tsv ] && [ -f $(BENCH_DIR)/meta.txt ]; then \
 	  python3 bench/report.py $(BENCH_DIR) >/dev/null || true; fi
 
-bench-quick: bench-build
-	@BENCH_QUICK=1 BENCH_BIN=$(BENCH_DIR) BENCH_DIR=$(BENCH_DIR)/quick bench/run.sh
+bench-quick: $(BENCH_DIR)/am-bench $(BENCH_DIR)/savina-c
+	@BENCH_QUICK=1 BENCH_SYSTEMS="ours c" BENCH_BIN=$(BENCH_DIR) BENCH_DIR=$(BENCH_DIR)/quick bench/run.sh
 
 bench-doc:
 	@python3 bench/update_doc.py $(BENCH_DIR)/report.md docs/performance.md
