@@ -2,8 +2,9 @@
  * wl_boot.c — the benchmark workloads as boot programs for the SoC (issue 6,
  * hardware figures): `am-sim bench-NAME` (bench/programs.def) runs one
  * workload, scaled for simulation and for the hardware's bounds (actor table
- * 128 slots incl. the console, queue 63 events, no GC: fewer than ~120
- * actors per run), and checks its answer on the machine: the boot actor
+ * 128 slots incl. the console, queue 63 events): fewer than ~120 actors per
+ * run, so that the figures measure dispatch, not collection (the gc-*
+ * programs measure the collector), and checks its answer on the machine: the boot actor
  * plays the workload's LEDGER (it receives the [DONE, v] results), compares
  * them with the expected values and prints one line
  *     bench NAME: ok ...        or        bench NAME: WRONG ... (expected ...)
@@ -29,7 +30,7 @@
 #define HW_RING_NODES    100u  /* actors in the ring                         */
 #define HW_RING_HOPS    3050u  /* token hops; stops at node 3050 % 100 = 50  */
 #define HW_COUNTING_N   3000u  /* increments                                 */
-#define HW_FJ_N          100u  /* workers created (no GC: table of 128)      */
+#define HW_FJ_N          100u  /* workers created (all fit the table of 128) */
 #define HW_FIB_N           9u  /* fib(9) = 34: 109 actors, 218 messages      */
 #define HW_BIG_NODES      32u  /* nodes, each with neighbours i+1..i+5       */
 #define HW_BIG_PINGS      50u  /* pings per node: 3,200 messages             */
