@@ -56,6 +56,7 @@ typedef struct machine {
     event *q;               /* the FIFO: a ring of mask + 1 events */
     uint32_t mask, head, tail;
     actor *act;
+    uint32_t cap;           /* records in act */
     uint32_t nact;          /* records ever used (bump) */
     word *freel;            /* records freed, reused first */
     uint32_t nfree;
@@ -87,12 +88,15 @@ static void m_init(machine *m, uint32_t depth, uint32_t actors)
     m->q = malloc(cap * sizeof *m->q);
     m->mask = cap - 1;
     m->act = calloc(actors, sizeof *m->act);
+    m->cap = actors;
     m->freel = malloc(actors * sizeof *m->freel);
     if (!m->q || !m->act || !m->freel) fail("out of memory");
 }
 
+/* After a run: the records it used fitted (the loop does not check). */
 static void m_free(machine *m)
 {
+    if (m->nact > m->cap) fail("%u actor records used, %u allocated", m->nact, m->cap);
     free(m->q);
     free(m->act);
     free(m->freel);
@@ -349,7 +353,7 @@ static result wl_fjcreate(uint32_t n, uint32_t reps)
     result r = { 0, 0 };
     for (uint32_t k = 0; k < reps; k++) {
         machine m;
-        m_init(&m, 64, 16);                   /* at most 8 workers are alive at once */
+        m_init(&m, 64, 16);                   /* at most 4 workers are alive at once */
         word ledger = spawn(&m, B_LEDGER);
         word forker = spawn(&m, B_FJ_FORKER);
         m.act[forker].s[0] = n;
