@@ -66,11 +66,9 @@ ECP5_BRAM  ?= .venv/bin/python -c "import sys, yowasp_runtime; sys.exit(yowasp_r
 PICORV32_V  = $(shell .venv/bin/python -c "import pythondata_cpu_picorv32 as p; print(p.data_location)")/picorv32.v
 ICE40_CELLS = $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 
-# every SoC source except the generic RAM (the iCE40 boards use their own),
-# in RTL directory $(1)
-fpga_soc_rtl = $(filter-out $(1)/am_ram.v,$(wildcard $(1)/am_*.v)) $(1)/boards/am_board_reset.v \
-               $(1)/boards/am_board_soc.v
-FPGA_SOC_RTL := $(call fpga_soc_rtl,rtl)
+# every SoC source in RTL directory $(1), the generic modules a board
+# replaces included (what a synthesis depends on)
+fpga_soc_rtl = $(wildcard $(1)/am_*.v) $(1)/boards/am_board_reset.v $(1)/boards/am_board_soc.v
 # the RTL the boards are synthesized from (simulations always use rtl/):
 # fpga-synth-variants' cut-* variants point it at a copy with a feature cut
 # out (scripts/fpga/rtl_cut.py)
@@ -82,7 +80,10 @@ FPGA_SYN_RTL := $(call fpga_soc_rtl,$(FPGA_RTL))
 # clock; iCE40: icepll picks the nearest it can make), _GOAL_MHZ / _GOAL_LC
 # (the issue's targets, reported, not enforced), SoC parameters, RAM layout,
 # _FW = subset (one-demo firmware, built here) | full (build/fw/fw.hex), _RTL
-# (extra board-only sources, relative to rtl/).
+# (the board's own sources, relative to rtl/) and _RTL_OUT (the generic
+# sources they replace: a board-side module has the name and ports of a
+# generic one, so the board's file list, not a macro, picks it;
+# tests/rtl/rtl.mk's RTL_DSP_* / RTL_MUX_* name the unit's).
 
 icebreaker_FAMILY     := ice40
 icebreaker_TOP        := am_icebreaker
@@ -99,10 +100,12 @@ icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0 
 icebreaker_ARCH       := rv32i
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 2048
-# AM_DSP_REGS: six of the actor unit's registers and counters in the UP5K's
-# DSP blocks, from the board-only rtl/boards/am_dsp_ice40.v (docs/fpga.md)
-icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM -DAM_DSP_REGS
-icebreaker_RTL        := boards/am_dsp_ice40.v
+icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM
+# its RAM in block RAM and SPRAM; six of the actor unit's registers and
+# counters in the UP5K's DSP blocks: am_reg2x16 and am_down_counter from
+# rtl/boards/am_dsp_ice40.v (docs/fpga.md)
+icebreaker_RTL        := boards/am_ram_ice40.v $(RTL_DSP_IN)
+icebreaker_RTL_OUT    := am_ram.v $(RTL_DSP_OUT)
 # after synthesis, scripts/fpga/ice40_opt.py takes out logic cells that mapping
 # and packing leave (LUTs into their loads, equal LUTs merged, flip-flop-only
 # cells into the UP5K's spare DSP blocks -- 8 in all --, lone carries into
@@ -123,6 +126,8 @@ hx8k_ARCH             := rv32im
 hx8k_RAM_WORDS        := 2048
 hx8k_BRAM_WORDS       := 2048
 hx8k_DEFINES          := -DAM_RAM_BRAM_WORDS=2048
+hx8k_RTL              := boards/am_ram_ice40.v
+hx8k_RTL_OUT          := am_ram.v
 hx8k_FW               := subset
 hx8k_PROG             := iceprog
 
@@ -136,13 +141,15 @@ ulx3s_GOAL_LC         := 100
 # no wide-function muxes (PFUMX/L6MUX): ~320 LUT4 sites fewer and a
 # narrower Fmax spread over seeds (docs/fpga.md, fourth round)
 ulx3s_SYNTH           := -nowidelut
-# AM_MUX_PORTS: the actor unit's read data and its queue-header port through
-# multiplexers, as before steps 28-29 of docs/fpga.md (which take them out on
-# the iCE40 boards, -74 and -64 LCs on the UP5K): with those steps the ECP5
-# missed 60 MHz on 3 of 32 seeds (58.84 at worst), with the read data alone
-# on 3 of 26 (56.39); with the multiplexers it meets it on all 32. The ECP5's
-# LUTs are not scarce (6%); its timing is.
-ulx3s_DEFINES         := -DAM_MUX_PORTS
+# the actor unit's read data and its queue-header port, and the SoC's read
+# data, through multiplexers: rtl/boards/am_mux_ports.v (the generic modules
+# save the iCE40 boards 74 and 64 LCs on the UP5K; with them the ECP5 missed
+# 60 MHz on 3 of 32 seeds, 58.84 at worst, with the read data's alone on 3 of
+# 26, 56.39; with the multiplexers it meets it on all 32. The ECP5's LUTs are
+# not scarce (6%); its timing is.)
+ulx3s_DEFINES         :=
+ulx3s_RTL             := $(RTL_MUX_IN)
+ulx3s_RTL_OUT         := $(RTL_MUX_OUT)
 # the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware
 # (25F/45F/85F). The 12F's 32 EBR hold 32 KiB RAM + the unit: the one-demo
 # firmware, as on the iCE40 boards.
@@ -255,12 +262,12 @@ $(FPGA_BUILD)/%/ram_rand.hex: $(FPGA_BUILD)/%/ram.words
 fpga_chparams = $(foreach p,$($(1)_SOC),-set $(subst =, ,$(p))) -set BOOT_BEH $$(cat $(FPGA_BUILD)/$(1)/boot.id) \
                 $$(sed -n 2p $(FPGA_BUILD)/$(1)/clock) -set FIRMWARE \"$(2)\" \
                 -set CLK_HZ $(call fpga_clk_hz,$(1))
-# the board's own sources: its RAM (iCE40: block RAM + SPRAM, else the generic
-# rtl/am_ram.v) and <board>_RTL (relative to the RTL directory)
-fpga_board_rtl = $(if $(filter ice40,$($(1)_FAMILY)),$(2)/boards/am_ram_ice40.v,$(2)/am_ram.v) \
+# board $(1)'s sources in RTL directory $(2): the SoC's, with the board's own
+# (<board>_RTL) in place of the generic ones they replace (<board>_RTL_OUT)
+fpga_board_rtl = $(filter-out $(addprefix $(2)/,$($(1)_RTL_OUT)),$(call fpga_soc_rtl,$(2))) \
                  $(addprefix $(2)/,$($(1)_RTL))
 fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
-	  $(FPGA_RTL)/boards/$($(1)_TOP).v $(call fpga_board_rtl,$(1),$(FPGA_RTL)) $(FPGA_SYN_RTL) $(PICORV32_V); \
+	  $(FPGA_RTL)/boards/$($(1)_TOP).v $(call fpga_board_rtl,$(1),$(FPGA_RTL)) $(PICORV32_V); \
 	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); $(FPGA_PRE_SYNTH) \
 	  synth_$($(1)_FAMILY) $($(1)_SYNTH) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP); \
 	  select -clear; delete t:\$$scopeinfo; $(if $(3),write_json $(3);) \
@@ -279,12 +286,12 @@ fpga_opt = $(if $($(1)_OPT),.venv/bin/python scripts/fpga/ice40_opt.py $($(1)_OP
 # so e.g. another <board>_SYNTH on the command line synthesizes again
 $(FPGA_BUILD)/%/synth.cfg: FORCE
 	@mkdir -p $(dir $@)
-	@echo "$(FPGA_YOSYS) | $(FPGA_RTL) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES) | opt=$(subst ",',$($*_OPT))" > $@.tmp; \
+	@echo "$(FPGA_YOSYS) | $(FPGA_RTL) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES) | $($*_RTL) - $($*_RTL_OUT) | opt=$(subst ",',$($*_OPT))" > $@.tmp; \
 	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
                              $(FPGA_BUILD)/%/synth.cfg \
-                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) $(FPGA_RTL)/am_ram.v \
+                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) \
                              scripts/fpga/ice40_opt.py
 	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_NAME) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
 	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@.raw,,synth) \
@@ -402,7 +409,7 @@ fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $
 fpga_report = .venv/bin/python scripts/fpga/fpga_report.py --board $(1) --family $($(1)_FAMILY) \
 	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --goal-mhz $($(1)_GOAL_MHZ) \
 	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_NAME) \
-	  --soc "$($(1)_SOC)" --defines="$($(1)_DEFINES)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
+	  --soc "$($(1)_SOC)" --defines="$($(1)_DEFINES)" --rtl="$($(1)_RTL)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
 	  $(if $(filter ice40,$($(1)_FAMILY)),--pack $(FPGA_BUILD)/$(1)/pack.json --sdf $(FPGA_BUILD)/$(1)/pnr.sdf)
 
 .PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks fpga-seeds \
@@ -503,7 +510,7 @@ fpga_tb_iverilog = iverilog -g2012 -o $(2) -s tb_board -DBOARD_$(shell echo $(1)
 	  -Ptb_board.BOOT_BEH=$$(cat $(FPGA_BUILD)/$(1)/boot.id) -Ptb_board.FIRMWARE=\"$(3)\" \
 	  $(foreach p,$($(1)_SOC),-Ptb_board.$(p)) tests/fpga/tb_board.v tests/fpga/sim_pll.v \
 	  $(if $(filter ice40,$($(1)_FAMILY)),$(PS)/cells_sim.v) rtl/boards/$($(1)_TOP).v \
-	  $(call fpga_board_rtl,$(1),rtl) $(FPGA_SOC_RTL) $(PICORV32_V)
+	  $(call fpga_board_rtl,$(1),rtl) $(PICORV32_V)
 
 # cells_sim.v without the PLL blackboxes (tests/fpga/sim_pll.v models them),
 # and without ICESTORM_LC's test for an unconnected (z) pin, which Verilator
@@ -534,7 +541,7 @@ $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
 	@$(call fpga_expected,$(PS_BOARD),$@)
 
 $(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v \
-               rtl/boards/am_icebreaker.v rtl/boards/am_ram_ice40.v rtl/boards/am_dsp_ice40.v $(FPGA_SOC_RTL)
+               rtl/boards/am_icebreaker.v $(call fpga_board_rtl,$(PS_BOARD),rtl)
 	$(call fpga_tb_iverilog,$(PS_BOARD),$@,$(PS)/fw.hex) 2>&1 | grep -v "warning: \|: \.\.\. " || true
 	@test -f $@
 

@@ -83,7 +83,7 @@ module am_soc #(
   wire        mem_ready;
   wire [31:0] mem_addr, mem_wdata;
   wire [3:0]  mem_wstrb;
-  reg  [31:0] mem_rdata;
+  wire [31:0] mem_rdata;
   wire        trap;
   reg         cpu_rst_q;                     // the restart cycle: the core's reset
 
@@ -237,13 +237,6 @@ module am_soc #(
                    region(mem_addr[31:2]));
           $stop;
         end
-`ifndef AM_MUX_PORTS
-        if (rst_ni && au_rdata != 32'd0 && !(sel_au && au_ready && !we)) begin
-          $display("am_soc: the unit's read data %08x outside its read (addr %08x)", au_rdata,
-                   mem_addr);
-          $stop;
-        end
-`endif
         if (rst_ni && mem_ready != ready_now) begin
           $display("am_soc: mem_ready %0d, but the slaves say %0d (addr %08x)", mem_ready,
                    ready_now, mem_addr);
@@ -254,27 +247,14 @@ module am_soc #(
       wire unused_check_only = urt_ready;   // the UART's own ready: for the check
     end
   endgenerate
-`ifdef AM_MUX_PORTS
-  always @(*) begin
-    mem_rdata = 32'd0;
-    if (sel_ram) mem_rdata = ram_rdata;
-    if (sel_au)  mem_rdata = au_rdata;
-    if (sel_urt) mem_rdata = urt_rdata;
-    if (sel_sys) mem_rdata = sys_rdata;
-  end
-
-`else
-  // The read data: the unit's is 0 but in the cycle its read completes
-  // (rtl/am_actor_unit.v), so it is ORed in without a select; the other
-  // slaves' are selected by their region.
-  always @(*) begin
-    mem_rdata = au_rdata;
-    if (sel_ram) mem_rdata = mem_rdata | ram_rdata;
-    if (sel_urt) mem_rdata = mem_rdata | urt_rdata;
-    if (sel_sys) mem_rdata = mem_rdata | sys_rdata;
-  end
-
-`endif
+  // The read data (rtl/am_soc_rdata.v: the unit's is ORed in without a
+  // select, TRACE=1 checks that it is 0 outside the unit's reads).
+  am_soc_rdata #(.TRACE(TRACE)) u_rdata (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .sel_ram_i(sel_ram), .sel_au_i(sel_au), .sel_urt_i(sel_urt), .sel_sys_i(sel_sys),
+    .au_read_i(sel_au && au_ready && !we), .addr_i(mem_addr),
+    .ram_rdata_i(ram_rdata), .au_rdata_i(au_rdata), .urt_rdata_i(urt_rdata),
+    .sys_rdata_i(sys_rdata), .rdata_o(mem_rdata));
 
   // ---- restart ---------------------------------------------------------------
   // Why, in order of precedence when two come in the same cycle: the

@@ -9,7 +9,7 @@
 # new Verilator build (program.mk links them, and `make sim`).
 
 PICORV32_DIR = $(shell .venv/bin/python -c "import pythondata_cpu_picorv32 as p; print(p.data_location)" 2>/dev/null)
-SOC_SRCS := rtl/am_soc.v rtl/am_ram.v rtl/am_uart.v $(RTL_UNIT_SRCS)
+SOC_SRCS := rtl/am_soc.v rtl/am_soc_rdata.v rtl/am_ram.v rtl/am_uart.v $(RTL_UNIT_SRCS)
 SIM_UART_DIV ?= 4
 SIM_MODEL := $(SIM_DIR)/obj/model.stamp
 SIM_MODEL_CFG := $(call am_stamp,$(SIM_DIR)/obj/flags,$(SIM_UART_DIV) | $(PICORV32_DIR))
@@ -46,6 +46,6 @@ am_sim_link = $(CXX) -O2 -Iinclude -Ilib -Ihost -x c $(2) -x none $(SIM_MODEL_OB
 sim-lint: deps
 	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc \
 	  rtl/lint.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v
-	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc -DAM_MUX_PORTS \
-	  rtl/lint.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v
+	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc \
+	  rtl/lint.vlt $(call rtl_variant,$(SOC_SRCS),MUX) $(PICORV32_DIR)/picorv32.v
 	@echo "sim-lint: clean"

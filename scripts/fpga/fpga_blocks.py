@@ -13,7 +13,18 @@ import sys
 
 NAMES = {  # module -> what it is (docs/fpga.md)
     "picorv32": "PicoRV32 (the core)",
-    "am_actor_unit": "actor unit top: bus, checks, registers",
+    "am_actor_unit": "actor unit top (connections, table port sharing)",
+    "am_unit_bus": "unit bus: handshake, busy flag, decode",
+    "am_unit_regs": "unit registers: CTRL, BEH_COUNT, read-back",
+    "am_unit_rdata": "unit read data port",
+    "am_unit_ext": "unit operations: checks, SPAWN/INJECT/FREE",
+    "am_unit_hdr": "unit queue-header port",
+    "am_unit_wdog": "watchdog",
+    "am_unit_fault": "fault handler and record",
+    "am_unit_gctrig": "collector trigger",
+    "am_unit_stats": "statistics counters",
+    "am_unit_trace": "trace port",
+    "am_soc_rdata": "SoC read data",
     "am_gc": "collector",
     "am_dispatch": "dispatcher",
     "am_uart": "UART",
@@ -24,8 +35,8 @@ NAMES = {  # module -> what it is (docs/fpga.md)
     "am_soc": "SoC: decode, bus ready, SYS",
     "am_board_reset": "board reset",
     "am_board_soc": "board wrapper",
-    "am_dsp_reg2x16": "registers in DSP blocks",
-    "am_dsp_down": "counters in DSP blocks",
+    "am_reg2x16": "two 16-bit registers (iCEBreaker: a DSP block)",
+    "am_down_counter": "down counter (iCEBreaker: a DSP block)",
 }
 # an ICESTORM_LC (scripts/fpga/ice40_opt.py's fill pass packs a few) holds one
 # LUT4 and one carry

@@ -34,6 +34,7 @@ ap.add_argument("--seed", required=True)
 ap.add_argument("--demo", required=True)
 ap.add_argument("--soc", default="")
 ap.add_argument("--defines", default="", help="the board's Verilog defines (<board>_DEFINES)")
+ap.add_argument("--rtl", default="", help="the board's own sources (<board>_RTL, relative to rtl/)")
 ap.add_argument("--command", required=True)
 ap.add_argument("--pack", help="iCE40: nextpnr-ice40 --pack-only --write output")
 ap.add_argument("--sdf", help="iCE40: the routed design's SDF (nextpnr-ice40 --sdf)")
@@ -110,7 +111,8 @@ for k in ("ICESTORM_PLL", "EHXPLLL", "SB_IO", "TRELLIS_IO"):
 out = [f"# FPGA build: {a.board}", "",
        f"Command: `{a.command}` (nextpnr seed {a.seed}); demo `{a.demo}`; "
        f"SoC parameters: {a.soc or 'the simulation defaults'}"
-       + (f"; defines: {a.defines.strip()}" if a.defines.strip() else "") + ".", "",
+       + (f"; defines: {a.defines.strip()}" if a.defines.strip() else "")
+       + (f"; the board's own RTL: {a.rtl.strip()}" if a.rtl.strip() else "") + ".", "",
        "| resource | used | available | % |", "|---|---|---|---|"]
 for name, u, av in rows:
     out.append(f"| {name} | {u:,} | {av:,} | {100.0 * u / av:.1f}% |")

@@ -50,10 +50,10 @@ built, never what it computes:
            with other loads, a RAM or DSP output) go into the output
            registers of the spare SB_MAC16 DSP blocks (--dsp: the device
            has N; 0 = none), 16 to a register half, one enable per half, as
-           rtl/boards/am_dsp_ice40.v's am_dsp_reg2x16 sets them up (the
+           rtl/boards/am_dsp_ice40.v's am_reg2x16 sets them up (the
            register loads the C / D input unless held; hold = the inverted
            enable, a LUT). Also the top half of a block whose top outputs
-           have no load (am_dsp_down counting 16 bits). Only SB_DFF / SB_DFFE
+           have no load (am_down_counter counting 16 bits). Only SB_DFF / SB_DFFE
            on the design's clock: the DSP's output reset is asynchronous, a
            flip-flop's reset here synchronous; not one fed from a pin or
            from a flip-flop fed from a pin (a synchronizer's first two
@@ -116,8 +116,9 @@ NEXTPNR_HOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nextpnr
 BRIDGE_LCS = 8   # the longest chain the bridge pass makes, in logic cells
 BRIDGE_TRIES = 40   # the most bridges it packs to try
 FILL_EXTRA = 2   # the most nets a LUT the fill pass moves reads besides the carry's inputs
-# am_dsp_reg2x16's configuration: both halves load their input (C / D)
-# through the adder's upper input, the output is the register
+# am_reg2x16's configuration (rtl/boards/am_dsp_ice40.v): both halves load
+# their input (C / D) through the adder's upper input, the output is the
+# register
 REG_PARAMS = {
     "A_REG": "0", "B_REG": "0", "C_REG": "0", "D_REG": "0", "MODE_8x8": "1",
     "TOPOUTPUT_SELECT": "01", "BOTOUTPUT_SELECT": "01",

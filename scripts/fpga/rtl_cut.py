@@ -21,40 +21,40 @@ import sys
 from pathlib import Path
 
 U, S, R = "am_actor_unit.v", "am_soc.v", "am_uart.v"
+REGS, GCT, WD = "am_unit_regs.v", "am_unit_gctrig.v", "am_unit_wdog.v"
 # name -> (what it removes, [(file, old text, new text), ...])
 CUTS = {
     "cut-readback": (
         "the unit's register read-back (every register reads 0)",
-        [(U, "    rd_reg = 32'd0;\n    case (a)\n",
-             "    rd_reg = 32'd0;\n    case (8'hFF)   // rtl_cut: no register reads\n")]),
+        [(REGS, "    rd_reg = 32'd0;\n    case (a)\n",
+                "    rd_reg = 32'd0;\n    case (8'hFF)   // rtl_cut: no register reads\n")]),
     "cut-cfgread": (
         "read-back of the configuration registers (CTRL, BEH_COUNT, WATCHDOG, "
         "FAULT_HANDLER, GC_LOW, GC_PERIOD)",
-        [(U, "      8'h07: rd_reg[WD_W-1:0] = wd_budget_q;\n", ""),
-         (U, "      8'hA8: rd_reg = fh_q;                               // 0x2A0 FAULT_HANDLER\n", ""),
-         (U, "      8'h01: rd_reg = {31'd0, run_q};\n", ""),
-         (U, "      8'h02: rd_reg[BEH_W:0] = beh_count_q;\n", ""),
-         (U, "      8'hAC: rd_reg[SLOT_W:0] = gc_low_q;                  // 0x2B0 GC_LOW\n", ""),
-         (U, "      8'hAD: rd_reg[15:0] = gc_period_q;                   // 0x2B4 GC_PERIOD\n", "")]),
+        [(REGS, "      8'h07: rd_reg[WD_W-1:0] = wd_budget_i;\n", ""),
+         (REGS, "      8'hA8: rd_reg = fh_i;                               // 0x2A0 FAULT_HANDLER\n", ""),
+         (REGS, "      8'h01: rd_reg = {31'd0, run_o};\n", ""),
+         (REGS, "      8'h02: rd_reg[BEH_W:0] = beh_count_o;\n", ""),
+         (REGS, "      8'hAC: rd_reg[SLOT_W:0] = gc_low_i;                  // 0x2B0 GC_LOW\n", ""),
+         (REGS, "      8'hAD: rd_reg[15:0] = gc_period_i;                   // 0x2B4 GC_PERIOD\n", "")]),
     "cut-gc": (
         "the collector and its trigger",
         [(U, ".start_i(d_gc)", ".start_i(1'b0)"),
-         (U, "  wire                gc_due   = (d_restore ? low_snap : low_now) ||\n"
-             "                                 ((gc_period_q != 16'd0) && (gc_left_q == 16'd0));",
-             "  wire                gc_due   = 1'b0;   // rtl_cut")]),
+         (GCT, "  assign due_o = (restore_i ? low_snap : low_now) || ((period_i != 16'd0) && (left == 16'd0));",
+               "  assign due_o = 1'b0;   // rtl_cut")]),
     "cut-faults": (
         "fault delivery (FAULT_HANDLER, SET_HANDLER, the F_* registers)",
-        [(U, ".fh_set_i(fh_nz_q)", ".fh_set_i(1'b0)"),
-         (U, "      8'hA8: rd_reg = fh_q;                               // 0x2A0 FAULT_HANDLER\n", ""),
+        [(U, ".fh_set_i(fh_set)", ".fh_set_i(1'b0)"),
+         (REGS, "      8'hA8: rd_reg = fh_i;                               // 0x2A0 FAULT_HANDLER\n", ""),
          (U, ".q_hdr_i(q_hdr), .q_data_i(q_rdata), .fh_i(fh_q));",
              ".q_hdr_i(q_hdr), .q_data_i(q_rdata), .fh_i(32'd0));")]),
     "cut-watchdog": (
         "the watchdog (WATCHDOG, its budget counter and abort)",
-        [(U, "  wire        wd_fire = d_open && !wd_hold_q && wd_over_q;",
-             "  wire        wd_fire = 1'b0;   // rtl_cut"),
-         (U, "  wire            wd_over_d = d_open && wd_on_q && (wd_rem_q[WD_W-1:1] == 0);",
-             "  wire            wd_over_d = 1'b0;   // rtl_cut"),
-         (U, "      8'h07: rd_reg[WD_W-1:0] = wd_budget_q;\n", "")]),
+        [(WD, "  assign fire_o   = open_i && !hold_q && over_q;",
+              "  assign fire_o   = 1'b0;   // rtl_cut"),
+         (WD, "  assign over_d_o = open_i && on_q && (rem[WD_W-1:1] == 0);",
+              "  assign over_d_o = 1'b0;   // rtl_cut"),
+         (REGS, "      8'h07: rd_reg[WD_W-1:0] = wd_budget_i;\n", "")]),
     "cut-traps": (
         "the SoC's trap tracking (RESTART_PC and the fetch-sequence bit)",
         [(S, "    if (fetch_start && !rs_hold_q) begin", "    if (1'b0) begin   // rtl_cut")]),

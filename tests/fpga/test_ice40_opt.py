@@ -15,8 +15,9 @@ Two designs:
     its own next to a LUT that reads its inputs (fill);
   * regs: synthesized as the iCEBreaker is (synth_ice40 -device u -dff
     -abc9), flip-flop-only registers of every kind the dsp pass moves and
-    some it must leave (a pin's first and second stages, with a reset), and an am_dsp_down
-    counting 16 bits (rtl/boards/am_dsp_ice40.v: its top half is free).
+    some it must leave (a pin's first and second stages, with a reset), and
+    the iCEBreaker's am_down_counter counting 16 bits (rtl/boards/am_dsp_ice40.v:
+    its top half is free).
 Each pass must do what it is for (LUTs gone, flip-flops moved, one logic
 cell fewer after nextpnr-ice40 --pack-only), and the netlist after it must
 give the same outputs as the one before on every cycle of 2,000 random ones
@@ -122,7 +123,7 @@ module t (input wire clk, input wire [15:0] a, input wire [3:0] e, input wire cl
     if (clr_q) rs <= 16'd0; else rs <= s2;   // a reset: stays a flip-flop
   end
   assign y = {cnt, rs, x, r3, r2, r1, r0};
-  am_dsp_down #(.W(16)) u_cnt (.clk_i(clk), .load_i(eq[0]), .dec_i(eq[1]), .d_i(s2), .q_o(cnt));
+  am_down_counter #(.W(16)) u_cnt (.clk_i(clk), .rst_ni(1'b1), .load_i(eq[0]), .dec_i(eq[1]), .d_i(s2), .q_o(cnt));
 endmodule
 """
 
@@ -313,7 +314,7 @@ def main():
 
         # dsp, on a synthesized design
         raw = read(tmp, REGS, synth=True)
-        for n_dsp, whole, what in ((1, ["y"], "the free top half of am_dsp_down's block"),
+        for n_dsp, whole, what in ((1, ["y"], "the free top half of am_down_counter's block"),
                                    (8, ["y"], "new blocks and the free top half")):
             opt = copy.deepcopy(raw)
             log = []

@@ -4,12 +4,13 @@
 #
 #   rtl-test    build and run every unit bench; one PASS/FAIL line per bench,
 #               then "rtl: N passed, N failed"; fails if any bench failed.
-#               The actor unit's bench runs twice: with its own flip-flops and
-#               as the iCEBreaker builds it (AM_DSP_REGS: registers in SB_MAC16
-#               DSP blocks, rtl/boards/am_dsp_ice40.v, on yosys' SB_MAC16
-#               model; WD_W=20), and as the ULX3S builds it (AM_MUX_PORTS:
-#               its read data and queue-header port through multiplexers)
-#   lint        verilator --lint-only -Wall on the actor unit (top am_actor_unit)
+#               The actor unit's bench runs three times: with the generic
+#               modules, as the iCEBreaker builds it (RTL_DSP: am_reg2x16 and
+#               am_down_counter in SB_MAC16 DSP blocks, on yosys' SB_MAC16
+#               model; WD_W=20), and as the ULX3S builds it (RTL_MUX: its read
+#               data and queue-header port through multiplexers)
+#   lint        verilator --lint-only -Wall on the actor unit (top am_actor_unit),
+#               each of those three ways
 #   synth-unit  yosys synth_ice40 of am_actor_unit alone -> build/rtl/synth_unit.log
 #
 # RTL_SEEDS selects the random seeds of the randomized benches.
@@ -22,8 +23,27 @@ VERILATOR ?= verilator
 YOSYS     ?= yosys
 RTL_SEEDS ?= 1 2 3
 
-RTL_UNIT_SRCS := rtl/am_actor_unit.v rtl/am_event_queue.v rtl/am_actor_table.v \
-                 rtl/am_txn.v rtl/am_dispatch.v rtl/am_gc.v
+RTL_UNIT_SRCS := rtl/am_actor_unit.v rtl/am_unit_bus.v rtl/am_unit_regs.v rtl/am_unit_rdata.v \
+                 rtl/am_unit_ext.v rtl/am_unit_hdr.v rtl/am_unit_wdog.v rtl/am_unit_fault.v \
+                 rtl/am_unit_gctrig.v rtl/am_unit_stats.v rtl/am_unit_trace.v \
+                 rtl/am_reg2x16.v rtl/am_down_counter.v \
+                 rtl/am_event_queue.v rtl/am_actor_table.v rtl/am_txn.v rtl/am_dispatch.v rtl/am_gc.v
+
+# Board-side modules: a board whose FPGA needs another primitive gets a
+# module of the same name and ports as a generic one, in rtl/boards/, and
+# its file list takes it instead of the generic file (fpga.mk:
+# <board>_RTL, <board>_RTL_OUT). RTL_<V>_IN: the board-side files (relative
+# to rtl/), RTL_<V>_OUT: the generic files they replace.
+#   DSP  the iCEBreaker's: am_reg2x16 and am_down_counter in UP5K DSP blocks
+#   MUX  the ULX3S's: the unit's read data and queue-header port, and the
+#        SoC's read data, through multiplexers
+RTL_DSP_IN  := boards/am_dsp_ice40.v
+RTL_DSP_OUT := am_reg2x16.v am_down_counter.v
+RTL_MUX_IN  := boards/am_mux_ports.v
+RTL_MUX_OUT := am_unit_rdata.v am_unit_hdr.v am_soc_rdata.v
+# $(1) a list of sources under rtl/, $(2) DSP or MUX: the list with that
+# variant's files in place of the generic ones
+rtl_variant = $(filter-out $(addprefix rtl/,$(RTL_$(2)_OUT)),$(1)) $(addprefix rtl/,$(RTL_$(2)_IN))
 
 # Icarus benches: name -> sources (bench + DUT)
 RTL_IV_BENCHES := tb_am_event_queue tb_am_actor_table tb_am_txn tb_am_uart tb_am_uart_fixed
@@ -35,11 +55,13 @@ tb_am_uart_SRCS        := tests/rtl/tb_am_uart.v rtl/am_uart.v
 tb_am_uart_fixed_SRCS  := -Ptb_am_uart.DIV=11 -Ptb_am_uart.DIV_RW=0 tests/rtl/tb_am_uart.v rtl/am_uart.v
 
 RTL_UNIT_TB := $(RTL_BUILD)/unit/tb_am_actor_unit
-# the same bench on the unit as the iCEBreaker builds it: AM_DSP_REGS, WD_W=20
+# the same bench on the unit as the iCEBreaker builds it: RTL_DSP (on yosys'
+# SB_MAC16 model), WD_W=20
 RTL_DSP_TB  := $(RTL_BUILD)/unit_dsp/tb_am_actor_unit
-RTL_DSP_SRCS := rtl/boards/am_dsp_ice40.v $(RTL_BUILD)/sb_mac16.v
-# ... and as the ULX3S builds it: AM_MUX_PORTS (fpga.mk, docs/fpga.md step 28)
+RTL_DSP_SRCS := $(call rtl_variant,$(RTL_UNIT_SRCS),DSP) $(RTL_BUILD)/sb_mac16.v
+# ... and as the ULX3S builds it: RTL_MUX
 RTL_MUX_TB  := $(RTL_BUILD)/unit_mux/tb_am_actor_unit
+RTL_MUX_SRCS := $(call rtl_variant,$(RTL_UNIT_SRCS),MUX)
 # yosys' simulation model of the iCE40 DSP block (from the Debian yosys)
 ICE40_CELLS_SIM ?= $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 
@@ -54,10 +76,10 @@ $(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v $(wild
 	$(IVERILOG) -g2012 -o $@ $($*_SRCS)
 
 # the actor unit's Verilator bench: $(1) its build directory, $(2) more
-# flags and sources
+# flags, $(3) the sources
 rtl_unit_tb = mkdir -p $(1) && $(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-fatal -Wno-UNUSEDSIGNAL \
 	  -GTRACE=1 $(2) --top-module am_actor_unit -Mdir $(1) -o tb_am_actor_unit \
-	  rtl/lint.vlt $(RTL_UNIT_SRCS) $(abspath tests/rtl/tb_am_actor_unit.cpp) > $(1)/build.log 2>&1 \
+	  rtl/lint.vlt $(3) $(abspath tests/rtl/tb_am_actor_unit.cpp) > $(1)/build.log 2>&1 \
 	  || { cat $(1)/build.log; exit 1; }
 # one seed's run of it (in rtl-test's loop): $(1) the bench, $(2) its log's
 # name, $(3) what the PASS/FAIL line calls it
@@ -68,7 +90,7 @@ rtl_unit_run = if $(1) +seed=$$s +txns=20000 > $(RTL_BUILD)/$(2).$$s.log 2>&1 &&
 	    fail=$$((fail+1)); fi
 
 $(RTL_UNIT_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) | $(RTL_ORDER)
-	$(call rtl_unit_tb,$(RTL_BUILD)/unit,)
+	$(call rtl_unit_tb,$(RTL_BUILD)/unit,,$(RTL_UNIT_SRCS))
 
 $(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM) | $(RTL_ORDER)
 	@mkdir -p $(RTL_BUILD)
@@ -76,11 +98,11 @@ $(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM) | $(RTL_ORDER)
 	@grep -q '^endmodule' $@.tmp || { echo "rtl: no SB_MAC16 model in $<"; exit 1; }
 	@mv $@.tmp $@
 
-$(RTL_DSP_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS) | $(RTL_ORDER)
-	$(call rtl_unit_tb,$(RTL_BUILD)/unit_dsp,-DAM_DSP_REGS -GWD_W=20 $(RTL_DSP_SRCS))
+$(RTL_DSP_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_DSP_SRCS) | $(RTL_ORDER)
+	$(call rtl_unit_tb,$(RTL_BUILD)/unit_dsp,-GWD_W=20,$(RTL_DSP_SRCS))
 
-$(RTL_MUX_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) | $(RTL_ORDER)
-	$(call rtl_unit_tb,$(RTL_BUILD)/unit_mux,-DAM_MUX_PORTS)
+$(RTL_MUX_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_MUX_SRCS) | $(RTL_ORDER)
+	$(call rtl_unit_tb,$(RTL_BUILD)/unit_mux,,$(RTL_MUX_SRCS))
 
 rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_UNIT_TB) $(RTL_DSP_TB) $(RTL_MUX_TB)
 	@pass=0; fail=0; \
@@ -94,8 +116,8 @@ rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_U
 	done; \
 	for s in $(RTL_SEEDS); do \
 	  $(call rtl_unit_run,$(RTL_UNIT_TB),tb_am_actor_unit,tb_am_actor_unit); \
-	  $(call rtl_unit_run,$(RTL_DSP_TB),tb_am_actor_unit_dsp,tb_am_actor_unit AM_DSP_REGS); \
-	  $(call rtl_unit_run,$(RTL_MUX_TB),tb_am_actor_unit_mux,tb_am_actor_unit AM_MUX_PORTS); \
+	  $(call rtl_unit_run,$(RTL_DSP_TB),tb_am_actor_unit_dsp,tb_am_actor_unit RTL_DSP); \
+	  $(call rtl_unit_run,$(RTL_MUX_TB),tb_am_actor_unit_mux,tb_am_actor_unit RTL_MUX); \
 	done; \
 	grep -h '^cycles:' $(RTL_BUILD)/tb_am_actor_unit.1.log 2>/dev/null | sed 's/^/  /'; \
 	echo "rtl: $$pass passed, $$fail failed"; \
@@ -104,9 +126,8 @@ rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_U
 lint: $(RTL_BUILD)/sb_mac16.v
 	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
 	$(VERILATOR) --lint-only -Wall -GTRACE=1 rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
-	$(VERILATOR) --lint-only -Wall -DAM_DSP_REGS -GWD_W=20 rtl/lint.vlt $(RTL_UNIT_SRCS) $(RTL_DSP_SRCS) \
-	  --top-module am_actor_unit
-	$(VERILATOR) --lint-only -Wall -DAM_MUX_PORTS rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
+	$(VERILATOR) --lint-only -Wall -GWD_W=20 rtl/lint.vlt $(RTL_DSP_SRCS) --top-module am_actor_unit
+	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_MUX_SRCS) --top-module am_actor_unit
 	@echo "lint: clean"
 
 synth-unit:

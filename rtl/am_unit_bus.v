@@ -1,0 +1,173 @@
+// am_unit_bus — the actor unit's side of the bus: when an access completes,
+// and which register or operation it addresses.
+//
+// Owns: the busy flag (busy_q), the registered write accept (wr_acc_q) and
+// the read's wait state (rd_ready_q) -- together mem_ready_o and
+// ready_d_o --, and the address decode: one strobe per register or
+// operation a write addresses.
+//
+// Promises:
+// * A write completes in the cycle it is presented unless the unit is busy;
+//   a read one cycle after it is presented (rd_acc_o: it starts; the cycle
+//   after, rd_ready_q). While busy every access waits with mem_ready_o low.
+// * The unit is busy while the sequencer owns the RAMs, a checked operation
+//   is in its second or third cycle, the allocator re-reads its stack top,
+//   a dispatch is about to start, or the watchdog fires:
+//     busy = owns || pending || !tbl_ready ||
+//            (idle && run && !wd_hold && (!q_empty || redir)) || wd_fire
+//   busy_q holds it, computed a cycle ahead from the next-state values the
+//   other modules give (*_d_i), so mem_ready_o depends on no address bit:
+//   it is a couple of gates from the core's request (the iCE40's critical
+//   path ran through it). The write accept is registered too: the caller
+//   says a cycle ahead that a write comes (wr_next_i).
+// * wr_do_o: a completed write takes effect -- always, except during a
+//   watchdog hold, when only the acknowledgement (a WATCHDOG write) does;
+//   every other write then completes at once and is ignored (it comes from
+//   the abandoned behavior; am_unit_wdog).
+// * a_*_o decode the address alone (and whether a transaction is open):
+//   the operations' checks use them in the cycle of the write; w_*_o are
+//   the same ANDed with wr_do_o.
+// * TRACE=1 checks busy_q against the formula above, and wr_acc_q against
+//   mem_valid_i && write && !busy_q, every cycle ($stop on a difference).
+`default_nettype none
+
+module am_unit_bus #(
+  parameter integer STATE_WORDS = 8,
+  parameter integer TRACE       = 0
+) (
+  input  wire       clk_i,
+  input  wire       rst_ni,
+  // the bus (the unit's register window: a_i = mem_addr_i[9:2])
+  input  wire       mem_valid_i,
+  input  wire [3:0] mem_wstrb_i,
+  input  wire [7:0] a_i,
+  input  wire       wr_next_i,
+  output wire       mem_ready_o,
+  output wire       ready_d_o,
+  output wire       wr_acc_o,     // a write completes
+  output wire       wr_do_o,      // ... and takes effect
+  output wire       rd_acc_o,     // a read starts
+  // what makes the unit busy in the next cycle
+  input  wire       owns_d_i,     // am_dispatch
+  input  wire       idle_d_i,
+  input  wire       open_d_i,
+  input  wire       redir_d_i,
+  input  wire       pend_d_i,     // am_unit_ext: a checked operation continues
+  input  wire       tbl_ready_d_i,
+  input  wire       q_empty_d_i,
+  input  wire       run_d_i,      // am_unit_regs: CTRL.RUN
+  input  wire       wd_hold_d_i,  // am_unit_wdog
+  input  wire       wd_over_d_i,
+  // ... and in this cycle (wd_hold_i also gates wr_do_o; the rest are for
+  // the TRACE=1 check)
+  input  wire       owns_i,
+  input  wire       idle_i,
+  input  wire       open_i,       // a transaction is open (the a_* decodes)
+  input  wire       redir_i,
+  input  wire       pending_i,
+  input  wire       tbl_ready_i,
+  input  wire       q_empty_i,
+  input  wire       run_i,
+  input  wire       wd_hold_i,
+  input  wire       wd_fire_i,
+  // the decode
+  output wire       a_send_o,     // 0x0C0 SEND[n]
+  output wire       a_create_o,   // 0x100 CREATE[n]
+  output wire       a_become_o,   // 0x140 BECOME[n]
+  output wire       a_commit_o,   // 0x200 COMMIT
+  output wire       a_abort_o,    // 0x240 ABORT[cause]
+  output wire       a_set_fh_o,   // 0x2A4 SET_HANDLER
+  output wire       w_send_w_o,   // 0x040 SEND_W[i]
+  output wire       w_bec_w_o,    // 0x060 BECOME_W[i]
+  output wire       bw_we_o,      // ... with i < STATE_WORDS: into the table's buffer
+  output wire       w_new_st_o,   // 0x080 NEW_STATE[i]
+  output wire       w_create_o,
+  output wire       w_become_o,
+  output wire       w_inject_o,   // 0x180 INJECT[n]
+  output wire       w_spawn_o,    // 0x1C0 SPAWN[n]
+  output wire       w_commit_o,
+  output wire       w_abort_o,
+  output wire       w_free_o,     // 0x014 FREE
+  output wire       w_ctrl_o,     // 0x004 CTRL
+  output wire       w_behcnt_o,   // 0x008 BEH_COUNT
+  output wire       w_wdog_o,     // 0x01C WATCHDOG
+  output wire       w_fh_o,       // 0x2A0 FAULT_HANDLER
+  output wire       w_gc_low_o,   // 0x2B0 GC_LOW
+  output wire       w_gc_period_o,// 0x2B4 GC_PERIOD
+  output wire       w_set_fh_o
+);
+  wire       wr = |mem_wstrb_i;
+  wire [7:0] a  = a_i;
+
+  // ---------------------------------------------------------------- handshake
+  reg busy_q, wr_acc_q, rd_ready_q;
+  wire wd_addr = (a == 8'h07);   // WATCHDOG: the one write a watchdog hold lets through
+  wire busy_d = owns_d_i || pend_d_i || !tbl_ready_d_i ||
+                (idle_d_i && run_d_i && !wd_hold_d_i && (!q_empty_d_i || redir_d_i)) ||
+                (open_d_i && !wd_hold_d_i && wd_over_d_i);
+  assign wr_acc_o    = wr_acc_q;
+  assign wr_do_o     = wr_acc_q && (!wd_hold_i || wd_addr);
+  assign rd_acc_o    = mem_valid_i && !wr && !busy_q && !rd_ready_q;
+  assign mem_ready_o = wr_acc_q || rd_ready_q;
+  assign ready_d_o   = rd_acc_o || (wr_next_i && !busy_d);
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      busy_q     <= 1'b0;
+      wr_acc_q   <= 1'b0;
+      rd_ready_q <= 1'b0;
+    end else begin
+      busy_q     <= busy_d;
+      wr_acc_q   <= wr_next_i && !busy_d;
+      rd_ready_q <= rd_acc_o;
+    end
+  end
+
+  // ---------------------------------------------------------------- decode
+  assign a_send_o      = (a[7:4] == 4'h3) && open_i;
+  assign a_create_o    = (a[7:4] == 4'h4) && open_i;
+  assign a_become_o    = (a[7:4] == 4'h5) && open_i;
+  assign a_commit_o    = (a == 8'h80) && open_i;
+  assign a_abort_o     = (a[7:4] == 4'h9) && open_i;
+  assign a_set_fh_o    = (a == 8'hA9) && open_i;
+  assign w_send_w_o    = wr_do_o && (a[7:3] == 5'h02);
+  assign w_bec_w_o     = wr_do_o && (a[7:3] == 5'h03);
+  assign bw_we_o       = w_bec_w_o && ({1'b0, a[2:0]} < STATE_WORDS[3:0]);
+  assign w_new_st_o    = wr_do_o && (a[7:3] == 5'h04);
+  assign w_create_o    = wr_do_o && a_create_o;
+  assign w_become_o    = wr_do_o && a_become_o;
+  assign w_inject_o    = wr_do_o && (a[7:4] == 4'h6);
+  assign w_spawn_o     = wr_do_o && (a[7:4] == 4'h7);
+  assign w_commit_o    = wr_do_o && a_commit_o;
+  assign w_abort_o     = wr_do_o && a_abort_o;
+  assign w_free_o      = wr_do_o && (a == 8'h05);
+  assign w_ctrl_o      = wr_do_o && (a == 8'h01);
+  assign w_behcnt_o    = wr_do_o && (a == 8'h02);
+  assign w_wdog_o      = wr_do_o && wd_addr;
+  assign w_fh_o        = wr_do_o && (a == 8'hA8);
+  assign w_gc_low_o    = wr_do_o && (a == 8'hAC);
+  assign w_gc_period_o = wr_do_o && (a == 8'hAD);
+  assign w_set_fh_o    = wr_do_o && a_set_fh_o;
+
+  generate
+    if (TRACE != 0) begin : g_check
+      wire busy_now = owns_i || pending_i || !tbl_ready_i ||
+                      (idle_i && run_i && !wd_hold_i && (!q_empty_i || redir_i)) || wd_fire_i;
+      always @(posedge clk_i) begin
+        if (rst_ni && busy_q != busy_now) begin
+          $display("am_unit_bus: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
+          $stop;
+        end
+        if (rst_ni && wr_acc_q != (mem_valid_i && wr && !busy_q)) begin
+          $display("am_unit_bus: wr_acc_q = %0d, but valid %0d write %0d busy %0d (wr_next_i wrong?)",
+                   wr_acc_q, mem_valid_i, wr, busy_q);
+          $stop;
+        end
+      end
+    end else begin : g_no_check
+      wire unused_check_only = ^{owns_i, idle_i, redir_i, pending_i, tbl_ready_i, q_empty_i,
+                                 run_i, wd_fire_i};
+    end
+  endgenerate
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,146 @@
+// am_unit_fault — the fault handler and the record of a failed event.
+//
+// Owns: FAULT_HANDLER (fh_q, and fh_set_q = fh_q != 0), the SET_HANDLER a
+// transaction staged (sh_pend_q, and its value in am_reg2x16 u_sh_val), the
+// FAIL code (am_reg2x16 u_code), the fault record of the last failed event
+// (f_cause_q, f_beh_q, f_dead_q) and STATUS.LAST_CAUSE (last_cause_q).
+//
+// Promises:
+// * FAULT_HANDLER is the console after reset (0x00010000); 0 = none. A
+//   FAULT_HANDLER write sets it at once; SET_HANDLER (in a transaction
+//   without a fault, its argument AM_NIL or a reference whose slot is
+//   inside the table -- else the transaction faults with BAD_REF,
+//   set_fh_bad_o) stages a new one, installed when the transaction commits
+//   and dropped when it ends otherwise. fh_set_o is kept with it, so the
+//   sequencer's paths see a register, not a 32-bit compare.
+// * The fault record is latched at the end of an aborted transaction that
+//   was not itself a fault delivery: cause (end_cause_o: DEAD_TARGET for a
+//   dead target, else the transaction's), behavior, whether the target was
+//   dead. F_CAUSE .. F_BEH (f_*_o, as they read) show it while the fault
+//   delivery is open, 0 otherwise. F_TARGET is the header of the queue
+//   entry being delivered, which the queue reads from CHECK on while the
+//   transaction is open (from registered state: the next-state logic stays
+//   off the RAM's address). F_CODE is the FAIL code register itself: it is
+//   written by a transaction's first fault when that is FAIL (ABORT[0] or
+//   ABORT[1]: abort_code_o), never during a fault delivery (whose own
+//   faults are not delivered), so it still holds the failed event's code
+//   while its delivery runs.
+// * LAST_CAUSE: the cause of the last aborted transaction (deliveries too).
+// * TRACE=1 checks fh_set_o against FAULT_HANDLER != 0 every cycle.
+`default_nettype none
+
+module am_unit_fault #(
+  parameter integer SLOT_W = 7,
+  parameter integer BEH_W  = 8,
+  parameter integer HDR_W  = 16 + SLOT_W + 4,
+  parameter integer TRACE  = 0
+) (
+  input  wire             clk_i,
+  input  wire             rst_ni,
+  input  wire [31:0]      wdata_i,
+  input  wire [3:0]       a_n_i,        // the address' word count / cause (mem_addr[5:2])
+  input  wire             w_fh_i,       // a FAULT_HANDLER write
+  input  wire             a_set_fh_i,   // SET_HANDLER addressed ...
+  input  wire             w_set_fh_i,   // ... and written
+  input  wire             w_abort_i,    // an ABORT write
+  input  wire             w_inrange_i,  // the written reference's slot is inside the table
+  input  wire [3:0]       cause_i,      // am_txn: the open transaction's fault
+  input  wire             open_i,       // am_dispatch: a transaction is open,
+  input  wire             fault_i,      // ... a fault delivery
+  input  wire             end_i,        // ... the transaction ends,
+  input  wire             commit_i,     // ... by a commit
+  input  wire             dead_i,       // ... its target was dead
+  input  wire [BEH_W-1:0] beh_i,        // ... its target's behavior
+  input  wire [HDR_W-1:0] q_hdr_i,      // am_event_queue: the current entry's header
+  output reg  [31:0]      fh_o,         // FAULT_HANDLER
+  output reg              fh_set_o,     // ... != 0
+  output wire             set_fh_go_o,  // SET_HANDLER accepted
+  output wire             set_fh_bad_o, // ... refused: BAD_REF
+  output wire             abort_code_o, // the first fault is FAIL: the written code is its code
+  output wire [3:0]       end_cause_o,
+  output reg  [3:0]       last_cause_o,
+  output wire [3:0]       f_cause_o,    // F_CAUSE .. F_BEH
+  output wire [31:0]      f_code_o,
+  output wire [31:0]      f_target_o,
+  output wire [31:0]      f_beh_o
+);
+  reg              sh_pend_q;
+  reg  [3:0]       f_cause_q;
+  reg  [BEH_W-1:0] f_beh_q;
+  reg              f_dead_q;
+  wire [15:0]      sh_gen, sh_lo;
+  wire [31:0]      code_q;
+
+  wire fh_arg_ok = (wdata_i == 32'd0) || w_inrange_i;   // AM_NIL or inside the table
+  assign set_fh_go_o  = w_set_fh_i && (cause_i == 4'd0) && fh_arg_ok;
+  assign set_fh_bad_o = a_set_fh_i && !fh_arg_ok;
+  assign abort_code_o = w_abort_i && cause_i == 4'd0 && (a_n_i == 4'd1 || a_n_i == 4'd0);
+  assign end_cause_o  = dead_i ? 4'd10 : cause_i;
+
+  // the staged SET_HANDLER, {generation, slot}, and the FAIL code
+  am_reg2x16 u_sh_val (.clk_i(clk_i), .rst_ni(rst_ni),
+    .hi_en_i(set_fh_go_o), .hi_d_i(wdata_i[31:16]), .hi_q_o(sh_gen),
+    .lo_en_i(set_fh_go_o), .lo_d_i({{(16-SLOT_W){1'b0}}, wdata_i[SLOT_W-1:0]}), .lo_q_o(sh_lo));
+  wire [SLOT_W-1:0] sh_slot = sh_lo[SLOT_W-1:0];
+  wire unused_sh_lo = ^sh_lo[15:SLOT_W];   // written 0
+  wire code_we = abort_code_o && !fault_i;
+  am_reg2x16 u_code (.clk_i(clk_i), .rst_ni(rst_ni),
+    .hi_en_i(code_we), .hi_d_i(wdata_i[31:16]), .hi_q_o(code_q[31:16]),
+    .lo_en_i(code_we), .lo_d_i(wdata_i[15:0]),  .lo_q_o(code_q[15:0]));
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      fh_o      <= 32'h0001_0000;
+      fh_set_o  <= 1'b1;
+      sh_pend_q <= 1'b0;
+    end else begin
+      if (w_fh_i) begin
+        fh_o     <= wdata_i;
+        fh_set_o <= (wdata_i != 32'd0);
+      end
+      if (set_fh_go_o) sh_pend_q <= 1'b1;
+      if (end_i) begin
+        if (commit_i && sh_pend_q) begin
+          fh_o     <= {sh_gen, {(16-SLOT_W){1'b0}}, sh_slot};
+          fh_set_o <= ({sh_gen, sh_slot} != 0);
+        end
+        sh_pend_q <= 1'b0;
+      end
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (end_i && !commit_i && !fault_i) begin
+      f_cause_q <= end_cause_o;
+      f_beh_q   <= beh_i;
+      f_dead_q  <= dead_i;
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (!rst_ni)                 last_cause_o <= 4'd0;
+    else if (end_i && !commit_i) last_cause_o <= end_cause_o;
+  end
+
+  // what F_CAUSE .. F_BEH read: the record while its delivery is open
+  wire f_open = open_i && fault_i;
+  assign f_cause_o  = f_open ? f_cause_q : 4'd0;
+  assign f_code_o   = (f_open && f_cause_q == 4'd1) ? code_q : 32'd0;
+  assign f_target_o = f_open ? {q_hdr_i[4+SLOT_W +: 16], {(16-SLOT_W){1'b0}}, q_hdr_i[4 +: SLOT_W]}
+                             : 32'd0;
+  assign f_beh_o    = !f_open ? 32'd0 : f_dead_q ? 32'hFFFF_FFFF : {{(32-BEH_W){1'b0}}, f_beh_q};
+  wire unused_hdr_len = ^q_hdr_i[3:0];
+
+  generate
+    if (TRACE != 0) begin : g_check
+      always @(posedge clk_i) begin
+        if (rst_ni && fh_set_o != (fh_o != 32'd0)) begin
+          $display("am_unit_fault: fh_set_o = %0d, FAULT_HANDLER %08x", fh_set_o, fh_o);
+          $stop;
+        end
+      end
+    end
+  endgenerate
+endmodule
+
+`default_nettype wire
