@@ -93,10 +93,13 @@
 #define SYS_RESTART_WATCHDOG 3u   /* the unit's watchdog aborted the transaction */
 #define SYS_RESTART_SEQ      4u   /* that fetch followed the one before it (+4) */
 #define SYS_RESTART_IN_RAM   8u   /* that fetch was in RAM */
+#define SYS_RESTART_STACK   16u   /* the bus error was a store the stack guard stopped */
+#define SYS_STACK_LIMIT 0x20u     /* W once: stores below it fault STACK (rtl/am_soc.v) */
 
 /* The image header (crt0.S, docs/programs.md): word indices. */
 extern const uint32_t fw_image_header[];
-#define FW_HDR_BOOT 6u
+#define FW_HDR_BOOT    6u
+#define FW_HDR_BSS_END 9u   /* the stack has RAM from here to the top */
 
 /* halt codes */
 

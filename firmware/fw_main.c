@@ -59,6 +59,9 @@ void fw_loop(void)
 
 void fw_main(void)
 {
+    /* the stack guard: from now on a store below the end of .bss faults
+     * STACK, whatever runs; written once, so no behavior can lower it */
+    SYS(SYS_STACK_LIMIT) = fw_image_header[FW_HDR_BSS_END];
     AU(AU_BEH_COUNT) = fw_nbehaviors;
     AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;
     uint32_t gc = SYS(SYS_GC_CONFIG);      /* the testbench's collector settings */
@@ -159,6 +162,9 @@ void fw_trap(uint32_t why, uint32_t pc)
     }
     uint32_t kind = why & SYS_RESTART_KIND;
     if (kind == SYS_RESTART_WATCHDOG) return;   /* acknowledged at an earlier restart */
+    /* the stack guard stopped a store: the unit has aborted the transaction
+     * with STACK already (rtl/am_soc.v, "stack guard") */
+    if (why & SYS_RESTART_STACK) return;
 
     /* A behavior runs exactly while a transaction is open (between the SELF
      * read and the COMMIT): a trap anywhere else is a firmware bug. */

@@ -153,6 +153,8 @@ enum am_fault {
     AM_FAULT_TRAP_BUS         = 13, /* firmware: access outside memory */
     AM_FAULT_TRAP_EBREAK      = 14, /* firmware: ebreak */
     AM_FAULT_WATCHDOG         = 15, /* per-dispatch cycle budget exceeded */
+    AM_FAULT_STACK            = 16, /* firmware: a store below the stack region
+                                       (the stack overflowed its budget) */
     AM_FAULT_COUNT_
 };
 const char *am_fault_name(uint32_t cause); /* "FAIL", "BAD_REF", ... */

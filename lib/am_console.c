@@ -31,7 +31,7 @@ const char *am_fault_name(uint32_t cause)
         "NONE", "FAIL", "BAD_REF", "BAD_BEHAVIOR", "MSG_TOO_LONG",
         "STATE_TOO_LONG", "TOO_MANY_SENDS", "TOO_MANY_CREATES", "TABLE_FULL",
         "QUEUE_FULL", "DEAD_TARGET", "TRAP_ILLEGAL", "TRAP_MISALIGNED",
-        "TRAP_BUS", "TRAP_EBREAK", "WATCHDOG",
+        "TRAP_BUS", "TRAP_EBREAK", "WATCHDOG", "STACK",
     };
     return cause < AM_FAULT_COUNT_ ? names[cause] : "UNKNOWN";
 }

@@ -16,6 +16,8 @@
 //                +1C RESTART_PC (R: the address of the core's last
 //                    instruction fetch before the restart, kept until read;
 //                    see "restart" below)
+//                +20 STACK_LIMIT (RW, write-once: the firmware's first
+//                    non-zero write sets it until reset; see "stack guard")
 //   anything else, and RAM addresses past its end: bus error -- the access
 //   completes (reads return 0, writes are ignored) and the core is restarted.
 // Traps without interrupts: PicoRV32 runs with ENABLE_IRQ=0 (its IRQ logic
@@ -28,6 +30,13 @@
 // watchdog. The core starts
 // again at 0, where the firmware reads RESTART and, when it is not 0,
 // aborts the transaction instead of booting (docs/firmware.md).
+// Stack guard: once STACK_LIMIT is set, a store by the core to RAM below it
+// -- the image and .bss, which behaviors never write -- is not performed: it
+// completes as a bus error with RESTART bit 4 set, and stack_o pulses so
+// the actor unit aborts the transaction with cause STACK. The stack grows
+// down from the top of RAM towards STACK_LIMIT (the end of .bss, from the
+// image header), so a stack overflow stops at its first store below it,
+// before code or data change (docs/firmware.md).
 // Promises: no access ever hangs the bus; during the restart cycle no slave
 // sees an access.
 `default_nettype none
@@ -141,18 +150,29 @@ module am_soc #(
                        (la_go || (mem_valid && !mem_ready));  // mem_valid next cycle
   reg  [3:0] rgn_q;
   wire [3:0] rgn_d   = la_go ? region(la_addr[31:2]) : rgn_q;
+  // the stack guard: a store into RAM below STACK_LIMIT (the RAM's word
+  // address alone: region() tells that it is RAM)
+  reg  [RAW-1:0] slim_q;
+  reg            guard_q;
+  wire           guard_d = la_go ? (la_write && rgn_d[0] && la_addr[RAW+1:2] < slim_q) : guard_q;
   wire       we_d    = la_go ? la_write : we;
   wire [1:0] ua_d    = la_go ? la_addr[3:2] : mem_addr[3:2];  // UART register
   always @(posedge clk_i) begin
-    if (!rst_ni) rgn_q <= 4'd0;
-    else         rgn_q <= rgn_d;
+    if (!rst_ni) begin
+      rgn_q   <= 4'd0;
+      guard_q <= 1'b0;
+    end else begin
+      rgn_q   <= rgn_d;
+      guard_q <= guard_d;
+    end
   end
   wire acc     = mem_valid && !cpu_rst_q;
-  wire sel_ram = acc && rgn_q[0];
+  wire sel_ram = acc && rgn_q[0] && !guard_q;
   wire sel_au  = acc && rgn_q[1];
   wire sel_urt = acc && rgn_q[2];
   wire sel_sys = acc && rgn_q[3];
-  wire sel_err = acc && rgn_q == 4'd0;
+  wire sel_stk = acc && guard_q;                  // a store the guard stops (into RAM)
+  wire sel_err = acc && (rgn_q == 4'd0 || guard_q);
 
   wire        ram_ready;
   wire [31:0] ram_rdata;
@@ -184,13 +204,14 @@ module am_soc #(
   // SYS registers and the bus-error responder complete at once.
   reg [31:0] sys_rdata;
   always @(*) begin
-    case (mem_addr[4:2])
-      3'd0:    sys_rdata = boot_beh_i;
-      3'd2:    sys_rdata = RAM_WORDS * 4;
-      3'd4:    sys_rdata = boot_arg_i;
-      3'd5:    sys_rdata = gc_cfg_i;
-      3'd6:    sys_rdata = {28'd0, rs_hold_q && lpc_ram_q, rs_hold_q && lseq_q, rs_cause_q};
-      3'd7:    sys_rdata = {{(30-RAW){1'b0}}, lpc_q, 2'b00};
+    case (mem_addr[5:2])
+      4'd0:    sys_rdata = boot_beh_i;
+      4'd2:    sys_rdata = RAM_WORDS * 4;
+      4'd4:    sys_rdata = boot_arg_i;
+      4'd5:    sys_rdata = gc_cfg_i;
+      4'd6:    sys_rdata = {27'd0, rs_stack_q, rs_hold_q && lpc_ram_q, rs_hold_q && lseq_q, rs_cause_q};
+      4'd7:    sys_rdata = {{(30-RAW){1'b0}}, lpc_q, 2'b00};
+      4'd8:    sys_rdata = {{(30-RAW){1'b0}}, slim_q, 2'b00};
       default: sys_rdata = 32'd0;
     endcase
   end
@@ -200,7 +221,7 @@ module am_soc #(
       halt_o      <= 1'b0;
       halt_code_o <= 32'd0;
       halt_ok_o   <= 1'b0;
-    end else if (sel_sys && we && mem_addr[4:2] == 3'd1) begin
+    end else if (sel_sys && we && mem_addr[5:2] == 4'd1) begin
       halt_o      <= 1'b1;
       halt_code_o <= mem_wdata;
       halt_ok_o   <= (mem_wdata == 32'd0);
@@ -211,7 +232,7 @@ module am_soc #(
   assign dbg_au_we_o    = we;
   assign dbg_au_addr_o  = mem_addr[9:0];
 
-  assign report_strobe_o = sel_sys && we && mem_addr[4:2] == 3'd3;
+  assign report_strobe_o = sel_sys && we && mem_addr[5:2] == 4'd3;
   assign report_word_o   = mem_wdata;
 
   // mem_ready, a cycle ahead: the RAM answers the cycle after an access
@@ -278,7 +299,7 @@ module am_soc #(
   reg            wd_seen_q, mv_idle_q;
   reg  [1:0]     rs_cause_q;
   reg  [RAW-1:0] lpc_q;
-  reg            lpc_ram_q, lseq_q, rs_hold_q;
+  reg            lpc_ram_q, lseq_q, rs_hold_q, rs_stack_q;
   wire           wd_rise = au_wd_irq && !wd_seen_q;
   assign restart_d = !cpu_rst_q && (wd_rise || sel_err || trap);
   wire [1:0]     rs_cause_d = wd_rise ? RS_WATCHDOG : sel_err ? RS_BUS : RS_TRAP;
@@ -290,12 +311,14 @@ module am_soc #(
       rs_cause_q <= 2'd0;
       mv_idle_q  <= 1'b1;
       rs_hold_q  <= 1'b0;
+      rs_stack_q <= 1'b0;
     end else begin
       cpu_rst_q <= restart_d;
+      if (restart_d) rs_stack_q <= !wd_rise && sel_stk;   // RESTART bit 4: the guard's
       if (!cpu_rst_q) wd_seen_q <= au_wd_irq;   // a rise in the restart cycle counts next cycle
       if (restart_d) rs_cause_q <= rs_cause_d;
       if (restart_d) rs_hold_q <= 1'b1;
-      else if (sel_sys && !we && mem_addr[4:2] == 3'd7) rs_hold_q <= 1'b0;   // RESTART_PC read
+      else if (sel_sys && !we && mem_addr[5:2] == 4'd7) rs_hold_q <= 1'b0;   // RESTART_PC read
       mv_idle_q <= cpu_rst_q || !mem_valid || mem_ready;   // the next valid cycle starts an access
     end
   end
@@ -307,6 +330,17 @@ module am_soc #(
     end
   end
   assign restart_o = cpu_rst_q;
+
+  // ---- stack guard (see the header) ------------------------------------------
+  // STACK_LIMIT is written once: a behavior cannot lower it (its writes after
+  // the firmware's are ignored). stack_hit: the guard stopped a store this
+  // cycle; the unit aborts the open transaction with STACK (first fault wins).
+  always @(posedge clk_i) begin
+    if (!rst_ni) slim_q <= {RAW{1'b0}};
+    else if (sel_sys && we && mem_addr[5:2] == 4'd8 && slim_q == {RAW{1'b0}})
+      slim_q <= mem_wdata[RAW+1:2];
+  end
+  wire stack_hit = sel_stk && !cpu_rst_q;
   wire unused_soc = ^eoi;
 endmodule
 

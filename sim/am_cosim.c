@@ -290,13 +290,14 @@ int cosim_check(cosim *c, const cosim_txn *hw)
     if (check_conservation(c, hw, b.text)) return -1;
     c->ref_line_ready = 0;
     c->ref_gc[0] = 0;
-    /* The watchdog's budget is the core's cycles: the host cannot judge it,
-     * so a hardware WATCHDOG abort is the verdict for the reference too (it
-     * dispatches the same event and aborts it without running the behavior;
-     * everything else is compared as usual). The reference's own watchdog
-     * still stops a behavior the hardware committed but the host loops in. */
-    am_status s = !hw->committed && hw->cause == AM_FAULT_WATCHDOG
-                      ? am_step_abort(c->rt, AM_FAULT_WATCHDOG) : am_step(c->rt);
+    /* The watchdog's budget is the core's cycles and the stack's is the
+     * image's RAM: the host can judge neither, so a hardware WATCHDOG or
+     * STACK abort is the verdict for the reference too (it dispatches the
+     * same event and aborts it without running the behavior; everything
+     * else is compared as usual). The reference's own watchdog still stops
+     * a behavior the hardware committed but the host loops in. */
+    am_status s = !hw->committed && (hw->cause == AM_FAULT_WATCHDOG || hw->cause == AM_FAULT_STACK)
+                      ? am_step_abort(c->rt, hw->cause) : am_step(c->rt);
     if (s == AM_E_EMPTY) {
         report(c, hw->seq, "the hardware dispatched an event the reference does not have",
                "(queue empty)", b.text);
