@@ -150,9 +150,9 @@ static uint32_t trap_cause(uint32_t why, uint32_t pc)
 
 void fw_trap(uint32_t why, uint32_t pc)
 {
-    /* A watchdog abort: the unit has already aborted the transaction (cause
-     * WATCHDOG, or an earlier fault's) and holds until this
-     * acknowledgement; the behavior that ran is abandoned. Checked first,
+    /* A watchdog or stack-guard abort: the unit has already aborted the
+     * transaction (cause WATCHDOG or STACK, or an earlier fault's) and holds
+     * until this acknowledgement; the behavior that ran is abandoned. Checked first,
      * whatever restarted the core: a trap racing the watchdog finds the
      * transaction gone. */
     uint32_t st = AU(AU_STATUS);
@@ -162,9 +162,12 @@ void fw_trap(uint32_t why, uint32_t pc)
     }
     uint32_t kind = why & SYS_RESTART_KIND;
     if (kind == SYS_RESTART_WATCHDOG) return;   /* acknowledged at an earlier restart */
-    /* the stack guard stopped a store: the unit has aborted the transaction
-     * with STACK already (rtl/am_soc.v, "stack guard") */
-    if (why & SYS_RESTART_STACK) return;
+    /* The stack guard stopped a store while no transaction was open (in one,
+     * the unit aborted it with STACK and holds: handled above) */
+    if (why & SYS_RESTART_STACK) {
+        fw_puts("firmware: a store below the stack outside a behavior\n");
+        fw_halt(FW_HALT_PANIC);
+    }
 
     /* A behavior runs exactly while a transaction is open (between the SELF
      * read and the COMMIT): a trap anywhere else is a firmware bug. */

@@ -81,6 +81,9 @@ module am_actor_unit #(
   // watchdog: high from a watchdog abort until the firmware acknowledges it
   // (write WATCHDOG); the SoC restarts the core when it rises
   output wire                    wd_irq_o,
+  // the SoC's stack guard stopped a store this cycle: the open transaction
+  // aborts with STACK and the unit holds as after a watchdog abort
+  input  wire                    stack_i,
   // trace port (TRACE=1)
   output wire                    trace_valid_o,
   output wire [3:0]              trace_kind_o,
@@ -89,7 +92,7 @@ module am_actor_unit #(
   output wire [31:0]             trace_beh_o,
   output wire [3:0]              trace_len_o,
   output wire [32*8-1:0]         trace_words_o,
-  output wire [3:0]              trace_cause_o,
+  output wire [4:0]              trace_cause_o,
   output wire [31:0]             trace_code_o
 );
   localparam integer SLOT_W = $clog2(TABLE_SLOTS);
@@ -132,11 +135,13 @@ module am_actor_unit #(
   wire [15:0]         p_gen_q, gc_period_q;
   // am_unit_wdog
   wire                wd_fire, wd_hold_q, wd_hold_d, wd_over_d;
+  wire [4:0]          wd_cause;
+  wire                wd_over_fire;      // the watchdog's own fire (the bus predicts it)
   wire [WD_W-1:0]     wd_budget_q;
   // am_unit_fault
   wire [31:0]         fh_q, f_code, f_target, f_beh;
   wire                fh_set, set_fh_go, set_fh_bad, abort_code;
-  wire [3:0]          end_cause, last_cause_q, f_cause;
+  wire [4:0]          end_cause, last_cause_q, f_cause;
   // am_unit_gctrig
   wire                gc_due;
   wire [SLOT_W:0]     gc_low_q;
@@ -158,7 +163,7 @@ module am_actor_unit #(
   wire [31:0]         bw_rdata;
   wire [SLOT_W:0]     t_next, t_free_n, t_free_snap;
   // am_txn
-  wire [3:0]          cause;
+  wire [4:0]          cause;
   wire [SW-1:0]       nsends;
   wire [CW-1:0]       ncreates;
   wire [$clog2(MAX_CREATES)-1:0] cre_idx;
@@ -194,7 +199,6 @@ module am_actor_unit #(
   wire [MIW-1:0]      g_qidx;
 
   wire [31:0] self_ref = {d_self_gen, {(16-SLOT_W){1'b0}}, d_self_slot};
-  assign wd_irq_o = wd_hold_q;
 
   // ---------------------------------------------------------------- the bus, the registers
   am_unit_bus #(.STATE_WORDS(STATE_WORDS), .TRACE(TRACE)) u_bus (
@@ -207,7 +211,7 @@ module am_actor_unit #(
     .wd_hold_d_i(wd_hold_d), .wd_over_d_i(wd_over_d),
     .owns_i(d_owns), .idle_i(d_idle), .open_i(d_open), .redir_i(d_redir),
     .pending_i(pending), .tbl_ready_i(tbl_ready), .q_empty_i(q_empty), .run_i(run_q),
-    .wd_hold_i(wd_hold_q), .wd_fire_i(wd_fire),
+    .wd_hold_i(wd_hold_q), .wd_fire_i(wd_over_fire),
     .a_send_o(a_send), .a_create_o(a_create), .a_become_o(a_become), .a_commit_o(a_commit),
     .a_abort_o(a_abort), .a_set_fh_o(a_set_fh),
     .w_send_w_o(w_send_w), .w_bec_w_o(w_bec_w), .bw_we_o(bw_we), .w_new_st_o(w_new_st),
@@ -266,9 +270,9 @@ module am_actor_unit #(
 
   // ---------------------------------------------------------------- watchdog, faults
   am_unit_wdog #(.WD_W(WD_W)) u_wdog (
-    .clk_i(clk_i), .rst_ni(rst_ni), .open_i(d_open), .w_wdog_i(w_wdog), .wdata_i(mem_wdata_i),
-    .fire_o(wd_fire), .hold_o(wd_hold_q), .hold_d_o(wd_hold_d), .over_d_o(wd_over_d),
-    .budget_o(wd_budget_q));
+    .clk_i(clk_i), .rst_ni(rst_ni), .open_i(d_open), .stack_i(stack_i), .w_wdog_i(w_wdog),
+    .wdata_i(mem_wdata_i), .fire_o(wd_fire), .cause_o(wd_cause), .over_fire_o(wd_over_fire), .hold_o(wd_hold_q),
+    .irq_o(wd_irq_o), .hold_d_o(wd_hold_d), .over_d_o(wd_over_d), .budget_o(wd_budget_q));
 
   am_unit_fault #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .HDR_W(HDR_W), .TRACE(TRACE)) u_fault (
     .clk_i(clk_i), .rst_ni(rst_ni), .wdata_i(mem_wdata_i), .a_n_i(a_n),
@@ -335,7 +339,7 @@ module am_actor_unit #(
     .become_i(a_become), .become_n_i(a_n), .become_beh_ok_i(w_beh_ok),
     .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
     .bfail_i(a_abort || set_fh_bad), .bfail_cause_i(set_fh_bad ? 4'd2 : a_n),
-    .afail_i(wd_fire), .afail_cause_i(4'd15),
+    .afail_i(wd_fire), .afail_cause_i(wd_cause),
     .qfull_i(a_commit && !commit_ok),
     .cause_o(cause), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),
     .cre_slot_o(cre_slot), .become_o(become), .become_beh_o(become_beh), .become_n_o(become_n));

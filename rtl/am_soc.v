@@ -80,7 +80,7 @@ module am_soc #(
   output wire [31:0] trace_beh_o,
   output wire [3:0]  trace_len_o,
   output wire [255:0] trace_words_o,
-  output wire [3:0]  trace_cause_o,
+  output wire [4:0]  trace_cause_o,
   output wire [31:0] trace_code_o,
   // the core's accesses to the actor unit (simulation: per-phase cycle counts)
   output wire        dbg_au_valid_o,
@@ -174,6 +174,17 @@ module am_soc #(
   wire sel_stk = acc && guard_q;                  // a store the guard stops (into RAM)
   wire sel_err = acc && (rgn_q == 4'd0 || guard_q);
 
+  // ---- stack guard (see the header) ------------------------------------------
+  // STACK_LIMIT is written once: a behavior cannot lower it (its writes after
+  // the firmware's are ignored). stack_hit: the guard stopped a store this
+  // cycle; the unit aborts the open transaction with STACK (first fault wins).
+  always @(posedge clk_i) begin
+    if (!rst_ni) slim_q <= {RAW{1'b0}};
+    else if (sel_sys && we && mem_addr[5:2] == 4'd8 && slim_q == {RAW{1'b0}})
+      slim_q <= mem_wdata[RAW+1:2];
+  end
+  wire stack_hit = sel_stk;
+
   wire        ram_ready;
   wire [31:0] ram_rdata;
   am_ram #(.WORDS(RAM_WORDS), .INIT_FILE(FIRMWARE)) ram (
@@ -196,7 +207,7 @@ module am_soc #(
     .clk_i(clk_i), .rst_ni(rst_ni),
     .mem_valid_i(sel_au), .mem_ready_o(au_ready), .mem_addr_i(mem_addr),
     .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata),
-    .wr_next_i(acc_d && rgn_d[1] && we_d), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq),
+    .wr_next_i(acc_d && rgn_d[1] && we_d), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq), .stack_i(stack_hit),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
     .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o));
@@ -238,10 +249,10 @@ module am_soc #(
   // mem_ready, a cycle ahead: the RAM answers the cycle after an access
   // starts; the unit says itself; a UART access waits only for a TXDATA
   // write while the holding register is full; SYS and the bus-error
-  // responder answer at once.
+  // responder (a store the stack guard stops too) answer at once.
   wire ready_d = bus_on_d && ((sel_ram && !ram_ready) || au_ready_d ||
                  (acc_d && rgn_d[2] && !(we_d && ua_d == 2'd0 && urt_full_d)) ||
-                 (acc_d && (rgn_d[3] || rgn_d == 4'd0)));
+                 (acc_d && (rgn_d[3] || rgn_d == 4'd0 || guard_d)));
   reg  ready_q;
   always @(posedge clk_i) begin
     if (!rst_ni) ready_q <= 1'b0;
@@ -331,16 +342,6 @@ module am_soc #(
   end
   assign restart_o = cpu_rst_q;
 
-  // ---- stack guard (see the header) ------------------------------------------
-  // STACK_LIMIT is written once: a behavior cannot lower it (its writes after
-  // the firmware's are ignored). stack_hit: the guard stopped a store this
-  // cycle; the unit aborts the open transaction with STACK (first fault wins).
-  always @(posedge clk_i) begin
-    if (!rst_ni) slim_q <= {RAW{1'b0}};
-    else if (sel_sys && we && mem_addr[5:2] == 4'd8 && slim_q == {RAW{1'b0}})
-      slim_q <= mem_wdata[RAW+1:2];
-  end
-  wire stack_hit = sel_stk && !cpu_rst_q;
   wire unused_soc = ^eoi;
 endmodule
 

@@ -62,10 +62,10 @@ module am_txn #(
   input  wire                 bfail_i,
   input  wire [3:0]           bfail_cause_i,
   input  wire                 afail_i,
-  input  wire [3:0]           afail_cause_i,
+  input  wire [4:0]           afail_cause_i,
   input  wire                 qfull_i,
   // state
-  output reg  [3:0]           cause_o,
+  output reg  [4:0]           cause_o,
   output reg  [SW-1:0]        nsends_o,
   output reg  [CW-1:0]        ncreates_o,
   input  wire [CIW-1:0]       cre_idx_i,
@@ -78,11 +78,11 @@ module am_txn #(
   localparam integer CW  = $clog2(MAX_CREATES + 1);
   localparam integer CIW = $clog2(MAX_CREATES);
 
-  localparam [3:0] F_FAIL = 4'd1, F_BAD_REF = 4'd2, F_BAD_BEH = 4'd3,
-                   F_MSG_LONG = 4'd4, F_STATE_LONG = 4'd5, F_MANY_SENDS = 4'd6,
-                   F_MANY_CREATES = 4'd7, F_TABLE_FULL = 4'd8, F_QUEUE_FULL = 4'd9;
+  localparam [4:0] F_FAIL = 5'd1, F_BAD_REF = 5'd2, F_BAD_BEH = 5'd3,
+                   F_MSG_LONG = 5'd4, F_STATE_LONG = 5'd5, F_MANY_SENDS = 5'd6,
+                   F_MANY_CREATES = 5'd7, F_TABLE_FULL = 5'd8, F_QUEUE_FULL = 5'd9;
 
-  wire ok = (cause_o == 4'd0);
+  wire ok = (cause_o == 5'd0);
 
   wire send_long    = (send_n_i > MSG_WORDS[3:0]);
   wire send_many    = (nsends_o == MAX_SENDS[SW-1:0]);
@@ -97,9 +97,9 @@ module am_txn #(
 
   // The cause the bus operation presented would record (0 = none), from the
   // address decode and the checks alone.
-  reg [3:0] bfault;
+  reg [4:0] bfault;
   always @(*) begin
-    bfault = 4'd0;
+    bfault = 5'd0;
     if (send_i) begin
       if (send_long)      bfault = F_MSG_LONG;
       else if (send_many) bfault = F_MANY_SENDS;
@@ -112,29 +112,29 @@ module am_txn #(
       if (!become_beh_ok_i)  bfault = F_BAD_BEH;
       else if (become_long)  bfault = F_STATE_LONG;
     end else if (bfail_i) begin
-      bfault = (bfail_cause_i == 4'd0) ? F_FAIL : bfail_cause_i;
+      bfault = (bfail_cause_i == 4'd0) ? F_FAIL : {1'b0, bfail_cause_i};
     end else if (qfull_i) begin
       bfault = F_QUEUE_FULL;
     end
   end
   // This cycle's fault (0 = none).
-  wire [3:0] fault = (ref_chk_i && !ref_ok_i) ? F_BAD_REF :
+  wire [4:0] fault = (ref_chk_i && !ref_ok_i) ? F_BAD_REF :
                      afail_i                 ? afail_cause_i :
-                     stb_i                   ? bfault : 4'd0;
+                     stb_i                   ? bfault : 5'd0;
 
   reg [SLOT_W-1:0] cre_q [0:MAX_CREATES-1];
   assign cre_slot_o = cre_q[cre_idx_i];
 
   always @(posedge clk_i) begin
     if (!rst_ni || clear_i) begin
-      cause_o      <= 4'd0;
+      cause_o      <= 5'd0;
       nsends_o     <= {SW{1'b0}};
       ncreates_o   <= {CW{1'b0}};
       become_o     <= 1'b0;
       become_beh_o <= {BEH_W{1'b0}};
       become_n_o   <= 4'd0;
     end else begin
-      if (ok && fault != 4'd0) cause_o <= fault;
+      if (ok && fault != 5'd0) cause_o <= fault;
       if (send_go_o) nsends_o <= nsends_o + 1'b1;
       if (create_go_o) ncreates_o <= ncreates_o + 1'b1;
       if (become_go_o) begin

@@ -77,7 +77,7 @@ module am_unit_ext #(
   input  wire                 send_go_i,
   input  wire                 create_go_i,
   input  wire [SW-1:0]        nsends_i,
-  input  wire [3:0]           cause_i,
+  input  wire [4:0]           cause_i,
   // the queue and the table
   input  wire [QUEUE_AW-1:0]  q_count_i,
   input  wire                 q_full_i,
@@ -153,7 +153,7 @@ module am_unit_ext #(
   wire [QUEUE_AW-1:0] nsends_q = {{(QUEUE_AW-SW){1'b0}}, nsends_i};
   wire [QUEUE_AW:0] q_used    = {1'b0, q_count_i} + {1'b0, nsends_q};
   wire              q_room    = (q_used < QDEPTH[QUEUE_AW:0]);        // one more staged send fits
-  assign commit_ok_o = (cause_i == 4'd0) && (q_used <= QDEPTH[QUEUE_AW:0]);
+  assign commit_ok_o = (cause_i == 5'd0) && (q_used <= QDEPTH[QUEUE_AW:0]);
 
   wire ext_free  = idle_i && !run_i;                 // external operations allowed
   wire inject_go = w_inject_i && ext_free && w_msg_ok && !q_full_i;

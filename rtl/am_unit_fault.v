@@ -44,7 +44,7 @@ module am_unit_fault #(
   input  wire             w_set_fh_i,   // ... and written
   input  wire             w_abort_i,    // an ABORT write
   input  wire             w_inrange_i,  // the written reference's slot is inside the table
-  input  wire [3:0]       cause_i,      // am_txn: the open transaction's fault
+  input  wire [4:0]       cause_i,      // am_txn: the open transaction's fault
   input  wire             open_i,       // am_dispatch: a transaction is open,
   input  wire             fault_i,      // ... a fault delivery
   input  wire             end_i,        // ... the transaction ends,
@@ -57,25 +57,25 @@ module am_unit_fault #(
   output wire             set_fh_go_o,  // SET_HANDLER accepted
   output wire             set_fh_bad_o, // ... refused: BAD_REF
   output wire             abort_code_o, // the first fault is FAIL: the written code is its code
-  output wire [3:0]       end_cause_o,
-  output reg  [3:0]       last_cause_o,
-  output wire [3:0]       f_cause_o,    // F_CAUSE .. F_BEH
+  output wire [4:0]       end_cause_o,
+  output reg  [4:0]       last_cause_o,
+  output wire [4:0]       f_cause_o,    // F_CAUSE .. F_BEH
   output wire [31:0]      f_code_o,
   output wire [31:0]      f_target_o,
   output wire [31:0]      f_beh_o
 );
   reg              sh_pend_q;
-  reg  [3:0]       f_cause_q;
+  reg  [4:0]       f_cause_q;
   reg  [BEH_W-1:0] f_beh_q;
   reg              f_dead_q;
   wire [15:0]      sh_gen, sh_lo;
   wire [31:0]      code_q;
 
   wire fh_arg_ok = (wdata_i == 32'd0) || w_inrange_i;   // AM_NIL or inside the table
-  assign set_fh_go_o  = w_set_fh_i && (cause_i == 4'd0) && fh_arg_ok;
+  assign set_fh_go_o  = w_set_fh_i && (cause_i == 5'd0) && fh_arg_ok;
   assign set_fh_bad_o = a_set_fh_i && !fh_arg_ok;
-  assign abort_code_o = w_abort_i && cause_i == 4'd0 && (a_n_i == 4'd1 || a_n_i == 4'd0);
-  assign end_cause_o  = dead_i ? 4'd10 : cause_i;
+  assign abort_code_o = w_abort_i && cause_i == 5'd0 && (a_n_i == 4'd1 || a_n_i == 4'd0);
+  assign end_cause_o  = dead_i ? 5'd10 : cause_i;
 
   // the staged SET_HANDLER, {generation, slot}, and the FAIL code
   am_reg2x16 u_sh_val (.clk_i(clk_i), .rst_ni(rst_ni),
@@ -118,14 +118,14 @@ module am_unit_fault #(
   end
 
   always @(posedge clk_i) begin
-    if (!rst_ni)                 last_cause_o <= 4'd0;
+    if (!rst_ni)                 last_cause_o <= 5'd0;
     else if (end_i && !commit_i) last_cause_o <= end_cause_o;
   end
 
   // what F_CAUSE .. F_BEH read: the record while its delivery is open
   wire f_open = open_i && fault_i;
-  assign f_cause_o  = f_open ? f_cause_q : 4'd0;
-  assign f_code_o   = (f_open && f_cause_q == 4'd1) ? code_q : 32'd0;
+  assign f_cause_o  = f_open ? f_cause_q : 5'd0;
+  assign f_code_o   = (f_open && f_cause_q == 5'd1) ? code_q : 32'd0;
   assign f_target_o = f_open ? {q_hdr_i[4+SLOT_W +: 16], {(16-SLOT_W){1'b0}}, q_hdr_i[4 +: SLOT_W]}
                              : 32'd0;
   assign f_beh_o    = !f_open ? 32'd0 : f_dead_q ? 32'hFFFF_FFFF : {{(32-BEH_W){1'b0}}, f_beh_q};

@@ -40,7 +40,7 @@ module am_unit_regs #(
   input  wire [3:0]           len_i,        // ... the message length
   input  wire [3:0]           slen_i,       // ... self's state length
   input  wire [31:0]          seq_i,        // ... the sequence number
-  input  wire [3:0]           cause_i,      // am_txn: the open transaction's fault
+  input  wire [4:0]           cause_i,      // am_txn: the open transaction's fault
   input  wire                 q_empty_i,    // am_event_queue
   input  wire [QUEUE_AW-1:0]  q_count_i,
   input  wire [QUEUE_AW-1:0]  q_hwm_i,
@@ -50,8 +50,8 @@ module am_unit_regs #(
   input  wire                 wd_hold_i,    // am_unit_wdog
   input  wire [WD_W-1:0]      wd_budget_i,
   input  wire [31:0]          fh_i,         // am_unit_fault: FAULT_HANDLER
-  input  wire [3:0]           last_cause_i,
-  input  wire [3:0]           f_cause_i,    // ... F_CAUSE .. F_BEH as they read
+  input  wire [4:0]           last_cause_i,
+  input  wire [4:0]           f_cause_i,    // ... F_CAUSE .. F_BEH as they read
   input  wire [31:0]          f_code_i,
   input  wire [31:0]          f_target_i,
   input  wire [31:0]          f_beh_i,
@@ -91,10 +91,10 @@ module am_unit_regs #(
   always @(*) begin
     rd_reg = 32'd0;
     case (a)
-      8'h00: rd_reg = {16'd0, last_cause_i, cause_i, 3'd0, wd_hold_i, open_i && (cause_i != 4'd0),
+      8'h00: rd_reg = {11'd0, last_cause_i, 3'd0, cause_i, 3'd0, wd_hold_i, open_i && (cause_i != 5'd0),
                        run_o, q_empty_i, open_i};
       8'h07: rd_reg[WD_W-1:0] = wd_budget_i;
-      8'h0C: rd_reg[3:0] = f_cause_i;                     // 0x030 F_CAUSE
+      8'h0C: rd_reg[4:0] = f_cause_i;                     // 0x030 F_CAUSE
       8'h0D: rd_reg = f_code_i;                           // 0x034 F_CODE
       8'h0E: rd_reg = f_target_i;                         // 0x038 F_TARGET
       8'h0F: rd_reg = f_beh_i;                            // 0x03C F_BEH

@@ -53,7 +53,7 @@ module am_unit_trace #(
   input  wire                   disp_i,
   input  wire                   end_i,
   input  wire                   commit_i,
-  input  wire [3:0]             end_cause_i,
+  input  wire [4:0]             end_cause_i,
   input  wire [31:0]            seq_i,
   input  wire [31:0]            self_ref_i,
   input  wire [BEH_W-1:0]       chk_beh_i,
@@ -73,7 +73,7 @@ module am_unit_trace #(
   output wire [31:0]            trace_beh_o,
   output wire [3:0]             trace_len_o,
   output wire [32*8-1:0]        trace_words_o,
-  output wire [3:0]             trace_cause_o,
+  output wire [4:0]             trace_cause_o,
   output wire [31:0]            trace_code_o
 );
   generate
@@ -137,9 +137,9 @@ module am_unit_trace #(
       assign trace_beh_o   = bf;
       assign trace_len_o   = len;
       assign trace_words_o = wds;
-      assign trace_cause_o = (end_i && !commit_i) ? end_cause_i : 4'd0;
+      assign trace_cause_o = (end_i && !commit_i) ? end_cause_i : 5'd0;
       assign trace_code_o  = gc_done_i ? {{(31-SLOT_W){1'b0}}, free_n_i} :   // GC: free slots after
-                             (end_i && !commit_i && end_cause_i == 4'd1) ? tr_code_q : 32'd0;
+                             (end_i && !commit_i && end_cause_i == 5'd1) ? tr_code_q : 32'd0;
     end else begin : g_notrace
       wire unused_trace_only = ^{clk_i, rst_ni, a_n_i, wdata_i, wr_acc_i, w_send_w_i, w_new_st_i,
                                  w_bec_w_i, w_become_i, become_go_i, abort_code_i, set_fh_go_i,
@@ -154,7 +154,7 @@ module am_unit_trace #(
       assign trace_beh_o   = 32'd0;
       assign trace_len_o   = 4'd0;
       assign trace_words_o = {32*8{1'b0}};
-      assign trace_cause_o = 4'd0;
+      assign trace_cause_o = 5'd0;
       assign trace_code_o  = 32'd0;
     end
   endgenerate

@@ -107,5 +107,15 @@ if grep -q "0 divergences" "$log" && [ "$w" -eq 3 ] && grep -q "under the budget
   ok "loops: 3 WATCHDOG aborts in lockstep, the loop under the budget committed"
 else bad "loops" "expected 3 WATCHDOG faults and 0 divergences (see $log)"; fi
 
+# STACK in lockstep: the guard stops the big frame and the deep recursion
+# before they reach code or data, and the machine goes on (prog_stack.c)
+log=$OUT/stack-console.log
+"$SIM" stack > "$log" 2>&1
+w=$(grep -c "^fault: STACK" "$log")
+if grep -q "0 divergences" "$log" && [ "$w" -eq 2 ] && grep -q "the machine went on" "$log" \
+   && ! grep -q "committed" "$log"; then
+  ok "stack: a large frame and a deep recursion abort with STACK in lockstep, the machine goes on"
+else bad "stack" "expected 2 STACK faults and 0 divergences (see $log)"; fi
+
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
