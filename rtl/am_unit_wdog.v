@@ -95,11 +95,12 @@ module am_unit_wdog #(
       over_q   <= 1'b0;
     end else begin
       over_q <= over_d_o;
-      hold_q <= hold_d_o;
+      if (fire_o) hold_q <= 1'b1;   // (with the WATCHDOG write below: hold_d_o)
       if (fire_o) stack_q <= !over_q;
       if (w_wdog_i) begin
         budget_q <= wval;
         on_q     <= (wdata_i != 32'd0);
+        hold_q   <= 1'b0;
       end
     end
   end

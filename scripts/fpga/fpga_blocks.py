@@ -13,11 +13,11 @@ import sys
 
 NAMES = {  # module -> what it is (docs/fpga.md)
     "picorv32": "PicoRV32 (the core)",
-    "am_actor_unit": "actor unit top (connections, table port sharing)",
-    "am_unit_bus": "unit bus: handshake, busy flag, decode",
-    "am_unit_regs": "unit registers: CTRL, BEH_COUNT, read-back",
+    "am_actor_unit": "actor unit top: connections",
+    "am_unit_bus": "unit bus: handshake, decode",
+    "am_unit_regs": "unit registers, read-back",
     "am_unit_rdata": "unit read data port",
-    "am_unit_ext": "unit operations: checks, SPAWN/INJECT/FREE",
+    "am_unit_ext": "unit operations, SPAWN/INJECT/FREE",
     "am_unit_hdr": "unit queue-header port",
     "am_unit_wdog": "watchdog",
     "am_unit_fault": "fault handler and record",
@@ -35,8 +35,8 @@ NAMES = {  # module -> what it is (docs/fpga.md)
     "am_soc": "SoC: decode, bus ready, SYS",
     "am_board_reset": "board reset",
     "am_board_soc": "board wrapper",
-    "am_reg2x16": "two 16-bit registers (iCEBreaker: a DSP block)",
-    "am_down_counter": "down counter (iCEBreaker: a DSP block)",
+    "am_reg2x16": "two registers (iCEBreaker: DSP)",
+    "am_down_counter": "down counter (iCEBreaker: DSP)",
 }
 # an ICESTORM_LC (scripts/fpga/ice40_opt.py's fill pass packs a few) holds one
 # LUT4 and one carry
