@@ -42,6 +42,7 @@
 
 #include "am_rt.h"
 #include "bench.h"
+#include "harness.h"
 
 
 /* The workloads' folder (bench/workloads, on the include path) as a table:
@@ -134,12 +135,6 @@ static void run(am_rt *rt)
     if (s != AM_OK) fail("am_run: %s", am_strerror(s));
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void peek(am_rt *rt, am_ref r, am_word st[AM_MAX_STATE_WORDS])
 {
@@ -325,13 +320,6 @@ static result wl_fjcreate(uint32_t n, uint32_t reps)
     return r;
 }
 
-static uint64_t fib_calls(uint32_t n) { return n < 2 ? 1 : 1 + fib_calls(n - 1) + fib_calls(n - 2); }
-static uint32_t fib_value(uint32_t n)
-{
-    uint32_t a = 0, b = 1;
-    for (uint32_t i = 0; i < n; i++) { uint32_t t = a + b; a = b; b = t; }
-    return a;
-}
 
 static result wl_fib(uint32_t n, uint32_t reps)
 {
@@ -460,14 +448,6 @@ static result wl_bank(uint32_t accounts, uint32_t transfers, uint32_t round)
 
 /* ---- main ---------------------------------------------------------------- */
 
-static uint32_t arg(int argc, char **argv, int i, uint32_t dflt)
-{
-    if (i >= argc) return dflt;
-    char *end;
-    unsigned long v = strtoul(argv[i], &end, 0);
-    if (*end || v > 0xffffffffu) fail("bad number '%s'", argv[i]);
-    return (uint32_t)v;
-}
 
 /* One run of the workload; `sizing`: once (REPS 1 for the repeated ones). */
 static int run_workload(uint32_t p1, uint32_t p2, uint32_t p3, int sizing, result *res)

@@ -36,7 +36,7 @@ BENCH_RT_SRC   := $(filter-out host/am_progset.c,$(or $(RT_SRC),host/am_rt.c hos
 BENCH_WL_SRC   := $(wildcard bench/workloads/*.c)
 BENCH_SRC      := $(sort $(BENCH_RT_SRC) $(BENCH_WL_SRC)) bench/am_bench.c
 BENCH_HDR      := $(sort include/am.h $(wildcard host/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def) \
-                  $(wildcard bench/workloads/*.h) $(wildcard bench/workloads/*.def))
+                  $(wildcard bench/workloads/*.h) $(wildcard bench/workloads/*.def) bench/harness.h)
 BENCH_CFLAGS   := $(or $(CFLAGS_COMMON),-std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost) \
                   -O2 -flto -DNDEBUG -Ibench/workloads
 BENCH_CXXFLAGS := -std=c++17 -O2 -DNDEBUG -Wall
@@ -58,7 +58,7 @@ $(BENCH_DIR)/am-bench: $(BENCH_SRC) $(BENCH_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) $(BENCH_SRC) -o $@
 
-$(BENCH_DIR)/savina-c: bench/c/savina.c
+$(BENCH_DIR)/savina-c: bench/c/savina.c bench/harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_C_CFLAGS) $< -o $@
 

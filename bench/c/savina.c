@@ -29,6 +29,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../harness.h"
+
 typedef uint32_t word;
 
 /* ---- the workloads' constants (bench/workloads/bench.h) ------------------- */
@@ -267,12 +269,6 @@ static word spawn(machine *m, word beh)
 
 typedef struct result { uint64_t units, ns; } result;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void check_dispatches(const machine *m, uint64_t base, uint64_t want)
 {
@@ -373,13 +369,6 @@ static result wl_fjcreate(uint32_t n, uint32_t reps)
     return r;
 }
 
-static uint64_t fib_calls(uint32_t n) { return n < 2 ? 1 : 1 + fib_calls(n - 1) + fib_calls(n - 2); }
-static word fib_value(uint32_t n)
-{
-    word a = 0, b = 1;
-    for (uint32_t i = 0; i < n; i++) { word t = a + b; a = b; b = t; }
-    return a;
-}
 
 static result wl_fib(uint32_t n, uint32_t reps)
 {
@@ -489,14 +478,6 @@ static result wl_bank(uint32_t accounts, uint32_t transfers, uint32_t round)
 
 /* ---- main ---------------------------------------------------------------- */
 
-static uint32_t arg(int argc, char **argv, int i, uint32_t dflt)
-{
-    if (i >= argc) return dflt;
-    char *end;
-    unsigned long v = strtoul(argv[i], &end, 0);
-    if (*end || v > 0xffffffffu) fail("bad number '%s'", argv[i]);
-    return (uint32_t)v;
-}
 
 int main(int argc, char **argv)
 {
