@@ -50,8 +50,10 @@ CUTS = {
              ".q_hdr_i(q_hdr), .q_data_i(q_rdata), .fh_i(32'd0));")]),
     "cut-watchdog": (
         "the watchdog (WATCHDOG, its budget counter and abort)",
-        [(WD, "  assign fire_o   = open_i && !hold_q && over_q;",
-              "  assign fire_o   = 1'b0;   // rtl_cut"),
+        [(WD, "  assign fire_o   = open_i && !hold_q && (over_q || stack_i);",
+              "  assign fire_o   = open_i && !hold_q && stack_i;   // rtl_cut (the stack guard stays)"),
+         (WD, "  assign over_fire_o = open_i && !hold_q && over_q;",
+              "  assign over_fire_o = 1'b0;   // rtl_cut"),
          (WD, "  assign over_d_o = open_i && on_q && (rem[WD_W-1:1] == 0);",
               "  assign over_d_o = 1'b0;   // rtl_cut"),
          (REGS, "      8'h07: rd_reg[WD_W-1:0] = wd_budget_i;\n", "")]),
