@@ -102,7 +102,6 @@ extern const uint32_t fw_image_header[];
 #define FW_HDR_BSS_END 9u   /* the stack has RAM from here to the top */
 
 /* halt codes */
-
 #define FW_HALT_OK          0u
 #define FW_HALT_BOOT_FAILED 1u
 #define FW_HALT_PANIC       2u   /* a trap outside any behavior */

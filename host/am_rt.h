@@ -143,7 +143,8 @@ am_status am_step(am_rt *rt);
 /* Lockstep only (sim/am_cosim.c): dispatch the next event as am_step does
  * but abort it with cause instead of running its behavior -- the hardware's
  * verdict on a transaction the host cannot judge (WATCHDOG: the budget is
- * in the core's cycles). AM_E_CONFIG for a cause that is not a fault. */
+ * the core's cycles; STACK: the image's stack). AM_E_CONFIG for a cause
+ * that is not a fault. */
 am_status am_step_abort(am_rt *rt, uint32_t cause);
 /* Dispatch until the queue is empty or max_dispatches have run (0 = no
  * limit); AM_OK when it drained, AM_E_LIMIT when the budget ran out. */

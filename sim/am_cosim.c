@@ -162,8 +162,6 @@ static void format_hw(const cosim_txn *t, am_trace_buf *b)
     am_trace_end(b, NULL);
 }
 
-/* The divergence report. The expected side is the reference runtime's, or
- * the event-conservation model's when who_expects says so. */
 /* The names of the behaviors a report's lines mention (" b<id>"), once each,
  * after the lines: the trace keeps ids so that both sides compare as text. */
 static void legend(cosim *c, const char *const *lines, size_t nlines)
@@ -185,6 +183,8 @@ static void legend(cosim *c, const char *const *lines, size_t nlines)
     if (any) fputc('\n', stderr);
 }
 
+/* The divergence report. The expected side is the reference runtime's, or
+ * the event-conservation model's when who_expects says so. */
 static void report_from(cosim *c, uint64_t seq, const char *what, const char *who_expects,
                         const char *expected, const char *actual)
 {

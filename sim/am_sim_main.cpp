@@ -11,7 +11,6 @@
 // or the firmware halted abnormally.
 #include <cerrno>
 #include <chrono>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -96,7 +95,6 @@ bool parse_num(const NumOpt &o, const char *s)
     *o.dst = v;
     return true;
 }
-
 
 // The firmware image: one 32-bit little-endian word per line ($readmemh
 // format, as scripts/am_program.py writes it). Its header (firmware/crt0.S,
