@@ -4,13 +4,14 @@
 #   make ice40 BOARD=hx8k         iCE40-HX8K breakout (HX8K-CT256)  -> build/fpga/hx8k/
 #   make ecp5  BOARD=ulx3s        ULX3S (ECP5 LFE5U-85F; ULX3S_SIZE=12k|25k|45k|85k)
 #       Each writes BOARD.bin / BOARD.bit and report.md (resources, Fmax vs the
-#       board clock, the issue's goals); fails when timing is not met.
+#       board clock); fails when timing is not met at the board clock.
 #   make ice40-fw BOARD=...       swap a rebuilt firmware into the existing
 #   make ecp5-fw  BOARD=ulx3s     bitstream (icebram / ecpbram; no synthesis, no P&R)
 #   make prog BOARD=...           program the board (iceprog / openFPGALoader)
 #   make postsynth                iCEBreaker: RTL and yosys-netlist simulations of
 #                                 the board; both consoles == the host runtime's
 #   make fpga-blocks BOARD=...    LUTs / FFs / carries per block (synthesis, -noflatten)
+#   make fpga-doc                 docs/fpga.md's resource/clock table from the last builds
 #   make fpga-seeds BOARD=...     Fmax over FPGA_SEEDS (default 1 2 3): P&R only, no bitstream,
 #                                 FPGA_SEED_JOBS (default: the cores) at a time
 #   make fpga-cpu-variants        LUT4 / FF / carry / LC of PicoRV32 variants (iCE40, core alone)
@@ -77,8 +78,9 @@ FPGA_SYN_RTL := $(call fpga_soc_rtl,$(FPGA_RTL))
 
 # ---- boards -----------------------------------------------------------------------
 # <board>_FAMILY ice40|ecp5, _TOP, _DEV (P&R device flags), _PINS, _MHZ (board
-# clock; iCE40: icepll picks the nearest it can make), _GOAL_MHZ / _GOAL_LC
-# (the issue's targets, reported, not enforced), SoC parameters, RAM layout,
+# clock: the highest round figure its build meets at every one of seeds 1-10,
+# make fpga-seeds; iCE40: icepll picks the nearest it can make), _CPU (PicoRV32's parameters;
+# the firmware's -march follows: fpga_arch), SoC parameters, RAM layout,
 # _FW = subset (one-demo firmware, built here) | full (build/fw/fw.hex), _RTL
 # (the board's own sources, relative to rtl/) and _RTL_OUT (the generic
 # sources they replace: a board-side module has the name and ports of a
@@ -89,15 +91,14 @@ icebreaker_FAMILY     := ice40
 icebreaker_TOP        := am_icebreaker
 icebreaker_DEV        := --up5k --package sg48
 icebreaker_PINS       := constraints/icebreaker.pcf
-icebreaker_MHZ        ?= 16.5
-icebreaker_GOAL_MHZ   := 24
-icebreaker_GOAL_LC    := 60
+icebreaker_MHZ        ?= 24
 # abc9 maps the UP5K with its own delays (-device u: ~55 LCs fewer than hx's)
 # and sees the flip-flops (-dff: ~25 LCs fewer, a faster placement; the
 # post-synthesis simulation runs this netlist)
 icebreaker_SYNTH      := -device u -dff
-icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0 WD_W=20
-icebreaker_ARCH       := rv32i
+# its CPU: PicoRV32 without MUL/DIV, shifting one bit per cycle (~50 LCs less)
+icebreaker_CPU        := ENABLE_MUL=0 ENABLE_DIV=0 TWO_STAGE_SHIFT=0
+icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 STATS=0 WD_W=20 $(icebreaker_CPU)
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 2048
 icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM
@@ -106,11 +107,6 @@ icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM
 # rtl/boards/am_dsp_ice40.v (docs/fpga.md)
 icebreaker_RTL        := boards/am_ram_ice40.v $(RTL_DSP_IN)
 icebreaker_RTL_OUT    := am_ram.v $(RTL_DSP_OUT)
-# after synthesis, scripts/fpga/ice40_opt.py takes out logic cells that mapping
-# and packing leave (LUTs into their loads, equal LUTs merged, flip-flop-only
-# cells into the UP5K's spare DSP blocks -- 8 in all --, lone carries into
-# lone LUTs' cells; docs/fpga.md, step 30)
-icebreaker_OPT        := --dsp 8 --nextpnr "nextpnr-ice40 $(icebreaker_DEV) --pcf $(icebreaker_PINS)"
 icebreaker_FW         := subset
 icebreaker_PROG       := iceprog
 
@@ -118,11 +114,9 @@ hx8k_FAMILY           := ice40
 hx8k_TOP              := am_hx8k
 hx8k_DEV              := --hx8k --package ct256
 hx8k_PINS             := constraints/hx8k.pcf
-hx8k_MHZ              ?= 40
-hx8k_GOAL_MHZ         := 50
-hx8k_GOAL_LC          := 100
-hx8k_SOC              := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=1 ENABLE_DIV=1 RAM_WORDS=2048 STATS=0 WD_W=20
-hx8k_ARCH             := rv32im
+hx8k_MHZ              ?= 50
+hx8k_CPU              := ENABLE_MUL=1 ENABLE_DIV=1
+hx8k_SOC              := TABLE_SLOTS=32 QAW=5 RAM_WORDS=2048 STATS=0 WD_W=20 $(hx8k_CPU)
 hx8k_RAM_WORDS        := 2048
 hx8k_BRAM_WORDS       := 2048
 hx8k_DEFINES          := -DAM_RAM_BRAM_WORDS=2048
@@ -136,10 +130,8 @@ ulx3s_FAMILY          := ecp5
 ulx3s_TOP             := am_ulx3s
 ulx3s_DEV             := --$(ULX3S_SIZE) --package CABGA381
 ulx3s_PINS            := constraints/ulx3s.lpf
-ulx3s_GOAL_MHZ        := 60
-ulx3s_GOAL_LC         := 100
 # no wide-function muxes (PFUMX/L6MUX): ~320 LUT4 sites fewer and a
-# narrower Fmax spread over seeds (docs/fpga.md, fourth round)
+# narrower Fmax spread over seeds
 ulx3s_SYNTH           := -nowidelut
 # the actor unit's read data and its queue-header port, and the SoC's read
 # data, through multiplexers: rtl/boards/am_mux_ports.v (the generic modules
@@ -155,13 +147,13 @@ ulx3s_RTL_OUT         := $(RTL_MUX_OUT)
 # firmware, as on the iCE40 boards.
 # (The SoC parameters are listed in full, as am_ulx3s' defaults, so that make
 # board-sim passes them to the simulated top as synthesis does.)
-ulx3s_SOC             := TABLE_SLOTS=128 QAW=6 ENABLE_MUL=1 ENABLE_DIV=1 STATS=1 WD_W=32
+ulx3s_CPU             := ENABLE_MUL=1 ENABLE_DIV=1
+ulx3s_SOC             := TABLE_SLOTS=128 QAW=6 STATS=1 WD_W=32 $(ulx3s_CPU)
 ifeq ($(ULX3S_SIZE),12k)
 ulx3s_SOC             += RAM_WORDS=8192
 ulx3s_RAM_WORDS       := 8192
 ulx3s_BRAM_WORDS      := 8192
 ulx3s_FW              := subset
-ulx3s_ARCH            := rv32im
 else
 ulx3s_SOC             += RAM_WORDS=16384
 ulx3s_RAM_WORDS       := 16384
@@ -169,7 +161,7 @@ ulx3s_FW              := full
 endif
 ulx3s_PROG            := openFPGALoader
 # EHXPLLL: f = 25 MHz * CLKFB / CLKI, VCO = f * CLKOP (400..800 MHz)
-ulx3s_MHZ             ?= 50
+ulx3s_MHZ             ?= 60
 ulx3s_PLL_50          := PLL_CLKI_DIV=1 PLL_CLKFB_DIV=2 PLL_CLKOP_DIV=12
 ulx3s_PLL_40          := PLL_CLKI_DIV=5 PLL_CLKFB_DIV=8 PLL_CLKOP_DIV=15
 ulx3s_PLL_45          := PLL_CLKI_DIV=5 PLL_CLKFB_DIV=9 PLL_CLKOP_DIV=13
@@ -177,6 +169,8 @@ ulx3s_PLL_60          := PLL_CLKI_DIV=5 PLL_CLKFB_DIV=12 PLL_CLKOP_DIV=10
 ulx3s_PLL_62.5        := PLL_CLKI_DIV=2 PLL_CLKFB_DIV=5 PLL_CLKOP_DIV=10
 
 B   = $($(BOARD)_$(1))
+# the firmware's instruction set for board $(1)'s CPU (MUL and DIV go together)
+fpga_arch = $(if $(filter ENABLE_MUL=1,$($(1)_CPU)),rv32im,rv32i)
 BD  = $(FPGA_BUILD)/$(BOARD)
 FPGA_BOARDS := icebreaker hx8k ulx3s
 fpga_board_known = [ -n "$(filter $(BOARD),$(FPGA_BOARDS))" ] || { echo "fpga: unknown BOARD=$(BOARD) (one of: $(FPGA_BOARDS))"; exit 1; }
@@ -202,10 +196,9 @@ fpga_mhz = $$(sed -n 1p $(FPGA_BUILD)/$(1)/clock)
 # the board clock in Hz, and the UART's cycles per bit at it (as the board top computes them)
 fpga_clk_hz   = $$(awk "BEGIN {printf \"%d\", $(call fpga_mhz,$(1)) * 1000000}")
 fpga_uart_div = $$(awk "BEGIN {printf \"%d\", ($(call fpga_mhz,$(1)) * 1000000 + 57600) / 115200}")
-# P&R is constrained at the issue's goal clock (or the board clock if that
-# is higher), so the timing-driven placer works towards the goal; the build
-# fails only if the achieved Fmax is below the board clock.
-fpga_pnr_mhz = $$(awk "BEGIN {b = $(call fpga_mhz,$(1)); g = $($(1)_GOAL_MHZ); print (b > g) ? b : g}")
+# P&R is constrained at the board clock; the build fails when the achieved
+# Fmax is below it.
+fpga_pnr_mhz = $(call fpga_mhz,$(1))
 
 # ---- firmware ---------------------------------------------------------------------
 # boot.id: SYS.BOOT_BEH of the program (rewritten only when it changes)
@@ -229,7 +222,7 @@ $(FPGA_BUILD)/%/fw_table.c: $(FPGA_BUILD)/%/boot.id $(FPGA_AM_RUN) scripts/am_pr
 $(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/link.ld \
     $(wildcard $(FPGA_DIR_P)/*.c $(FPGA_DIR_P)/*.h $(FPGA_DIR_P)/*.def)
 	@$(AM_PROGRAM_PY) link $(FPGA_DIR_P) $$(( $($*_RAM_WORDS) * 4 )) $(FPGA_STACK_MIN) -- \
-	  $(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$($*_ARCH),$(subst -O2,-Os,$(FW_CFLAGS))) \
+	  $(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$(call fpga_arch,$*),$(subst -O2,-Os,$(FW_CFLAGS))) \
 	  -I$(FPGA_DIR_P) -nostdlib -nostartfiles -T firmware/link.ld -Wl,-u,memset -Wl,-u,memcpy \
 	  -Wl,--defsym=RAM_SIZE=$$(( $($*_RAM_WORDS) * 4 )) -Wl,--defsym=STACK_MIN=$(FPGA_STACK_MIN) \
 	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(FPGA_BUILD)/$*/fw.map \
@@ -273,30 +266,20 @@ fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $(
 	  select -clear; delete t:\$$scopeinfo; $(if $(3),write_json $(3);) \
 	  tee -q -o $(FPGA_BUILD)/$(1)/$(5).stat stat; $(4)" > /dev/null
 
-# $(1) board, $(2) the synthesized netlist, $(3) the netlist to write, $(4) its
-# yosys stat: with <board>_OPT, scripts/fpga/ice40_opt.py rewrites the netlist
-# (what it did: the .opt.log next to $(3)) and the stat is the result's; else
-# $(2) is renamed
-fpga_opt = $(if $($(1)_OPT),.venv/bin/python scripts/fpga/ice40_opt.py $($(1)_OPT) \
-	  $(2) $(3) > $(basename $(3)).opt.log && \
-	  $(FPGA_YOSYS) -q -p "read_json $(3); tee -q -o $(4) stat" > /dev/null && rm -f $(2),mv $(2) $(3))
-
 # <board>/synth.cfg: what else the synthesis depends on (the yosys, its
 # flags, the SoC parameters, the defines); rewritten only when it changes,
 # so e.g. another <board>_SYNTH on the command line synthesizes again
 $(FPGA_BUILD)/%/synth.cfg: FORCE
 	@mkdir -p $(dir $@)
-	@echo "$(FPGA_YOSYS) | $(FPGA_RTL) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES) | $($*_RTL) - $($*_RTL_OUT) | opt=$(subst ",',$($*_OPT))" > $@.tmp; \
+	@echo "$(FPGA_YOSYS) | $(FPGA_RTL) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES) | $($*_RTL) - $($*_RTL_OUT)" > $@.tmp; \
 	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
                              $(FPGA_BUILD)/%/synth.cfg \
-                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) \
-                             scripts/fpga/ice40_opt.py
+                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL)
 	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_NAME) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
-	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@.raw,,synth) \
-	  || { tail -20 $(FPGA_BUILD)/$*/synth.log; exit 1; }; \
-	$(call fpga_opt,$*,$@.raw,$@,$(FPGA_BUILD)/$*/synth.stat) || { cat $(basename $@).opt.log; exit 1; }; \
+	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@,,synth) \
+	  || { rm -f $@; tail -20 $(FPGA_BUILD)/$*/synth.log; exit 1; }; \
 	echo $$(( $$(date +%s) - s )) > $(FPGA_BUILD)/$*/synth.secs
 	@cp $(FPGA_BUILD)/$*/boot.id $(FPGA_BUILD)/$*/synth.boot   # the demo this netlist boots
 
@@ -305,17 +288,7 @@ $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA
 # The iCE40 boards also write the routed design's delays as SDF ($(4) with
 # .sdf): scripts/fpga/fpga_sdf_sta.py finds the paths into and out of the DSP
 # blocks there (nextpnr has no delays for the DSP block itself).
-# ICE40_PNR_HOOK: the logic cells ice40_opt.py packs itself (its fill pass)
-# get their unused ports unconnected before nextpnr packs the rest
-# (scripts/fpga/nextpnr_lc.py; a netlist without such cells is left as it is)
-ICE40_PNR_HOOK := --pre-pack scripts/fpga/nextpnr_lc.py
-# nextpnr-ice40's router can stall on a dense netlist (the iCEBreaker's with
-# ice40_opt.py's bridge pass did at 3 of 10 seeds; docs/fpga.md, steps 32-33):
-# scripts/fpga/pnr_watch.py stops it after ICE40_PNR_STALL batches without
-# progress, with a message at the end of the log
-ICE40_PNR_STALL ?= 100
-fpga_pnr_ice40 = .venv/bin/python scripts/fpga/pnr_watch.py $(5) $(ICE40_PNR_STALL) -- \
-	  nextpnr-ice40 $($(1)_DEV) $(ICE40_PNR_HOOK) --json $(FPGA_BUILD)/$(1)/synth.json --pcf $($(1)_PINS) \
+fpga_pnr_ice40 = nextpnr-ice40 $($(1)_DEV) --json $(FPGA_BUILD)/$(1)/synth.json --pcf $($(1)_PINS) \
 	  --asc $(2) --opt-timing --freq $(call fpga_pnr_mhz,$(1)) --seed $(3) --timing-allow-fail \
 	  --report $(4) --sdf $(4:.json=.sdf) -l $(5) -q > /dev/null 2>&1
 fpga_pnr_ecp5 = $(ECP5_PNR) $($(1)_DEV) --json $(FPGA_BUILD)/$(1)/synth.json --lpf $($(1)_PINS) \
@@ -335,8 +308,7 @@ $(FPGA_BUILD)/%/dev: FORCE
 	@mkdir -p $(dir $@)
 	@echo "$($*_DEV)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $(FPGA_BUILD)/%/seed $($(BOARD)_PINS) \
-    scripts/fpga/nextpnr_lc.py
+$(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $(FPGA_BUILD)/%/seed $($(BOARD)_PINS)
 	@echo "fpga: place and route $* (nextpnr-ice40 $($*_DEV) --opt-timing, seed $(FPGA_SEED), constrained at $(call fpga_pnr_mhz,$*) MHz)"
 	@s=$$(date +%s); $(call fpga_pnr_ice40,$*,$@,$(FPGA_SEED),$(FPGA_BUILD)/$*/pnr.json,$(FPGA_BUILD)/$*/pnr.log) \
 	  || { tail -20 $(FPGA_BUILD)/$*/pnr.log; exit 1; }; \
@@ -344,8 +316,8 @@ $(FPGA_BUILD)/%/pnr.asc: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $(FPGA_B
 # <board>/pack.json: the iCE40 netlist as nextpnr packs it into logic cells
 # (no placement; the same LC count): what each cell holds, for the report
 # (scripts/fpga/fpga_lc_use.py)
-$(FPGA_BUILD)/%/pack.json: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS) scripts/fpga/nextpnr_lc.py
-	@nextpnr-ice40 $($*_DEV) $(ICE40_PNR_HOOK) --json $(FPGA_BUILD)/$*/synth.json --pcf $($*_PINS) --pack-only \
+$(FPGA_BUILD)/%/pack.json: $(FPGA_BUILD)/%/synth.json $(FPGA_BUILD)/%/dev $($(BOARD)_PINS)
+	@nextpnr-ice40 $($*_DEV) --json $(FPGA_BUILD)/$*/synth.json --pcf $($*_PINS) --pack-only \
 	  --write $@.tmp -q -l $(FPGA_BUILD)/$*/pack.log > /dev/null 2>&1 \
 	  || { tail -20 $(FPGA_BUILD)/$*/pack.log; rm -f $@.tmp; exit 1; }; mv $@.tmp $@
 
@@ -386,7 +358,7 @@ fpga-seeds: deps
 	printf '%s\n' $(FPGA_SEEDS) | xargs -P $(FPGA_SEED_JOBS) -I@ sh -c \
 	  '$(call fpga_pnr_$(call B,FAMILY),$(BOARD),$(BD)/seeds/pnr@.out,@,$(BD)/seeds/pnr@.json,$(BD)/seeds/pnr@.log) \
 	   || { echo "fpga: place and route failed for seed @:"; tail -3 $(BD)/seeds/pnr@.log; rm -f $(BD)/seeds/pnr@.json; }'; \
-	.venv/bin/python scripts/fpga/fpga_seeds.py $(BOARD) $(call fpga_mhz,$(BOARD)) $($(BOARD)_GOAL_MHZ) \
+	.venv/bin/python scripts/fpga/fpga_seeds.py $(BOARD) $(call fpga_mhz,$(BOARD)) \
 	  $(foreach s,$(FPGA_SEEDS),$(BD)/seeds/pnr$(s).json)
 
 # ---- firmware into the bitstream --------------------------------------------------------
@@ -407,15 +379,14 @@ fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $
 
 # ---- report -----------------------------------------------------------------------------
 fpga_report = .venv/bin/python scripts/fpga/fpga_report.py --board $(1) --family $($(1)_FAMILY) \
-	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --goal-mhz $($(1)_GOAL_MHZ) \
-	  --goal-lc $($(1)_GOAL_LC) --seed $(FPGA_SEED) --demo $(FPGA_NAME) \
+	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --seed $(FPGA_SEED) --demo $(FPGA_NAME) \
 	  --soc "$($(1)_SOC)" --defines="$($(1)_DEFINES)" --rtl="$($(1)_RTL)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
 	  $(if $(filter ice40,$($(1)_FAMILY)),--pack $(FPGA_BUILD)/$(1)/pack.json --sdf $(FPGA_BUILD)/$(1)/pnr.sdf)
 
-.PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-blocks fpga-seeds \
+.PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-doc fpga-blocks fpga-seeds \
         fpga-cpu-variants fpga-synth-variants board-sim
 # where the logic goes: the board's synthesis with the hierarchy kept
-# (-noflatten), one line per block (docs/fpga.md, "Critical paths")
+# (-noflatten), one line per block
 fpga-blocks: deps
 	@$(fpga_board_known)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(BD)/ram_rand.hex
@@ -480,6 +451,11 @@ prog:
 fpga-clean:
 	rm -rf $(FPGA_BUILD)
 
+# docs/fpga.md's resource and clock table, from the boards' last builds (and
+# their make fpga-seeds spreads)
+fpga-doc:
+	@.venv/bin/python scripts/fpga/fpga_doc.py $(FPGA_BUILD) docs/fpga.md
+
 # ---- the reference run a board's console is compared with --------------------------
 # $(1) board, $(2) the expected console file. The host runtime runs the
 # program with the board's limits; a program that does not fit them (a
@@ -512,28 +488,23 @@ fpga_tb_iverilog = iverilog -g2012 -o $(2) -s tb_board -DBOARD_$(shell echo $(1)
 	  $(if $(filter ice40,$($(1)_FAMILY)),$(PS)/cells_sim.v) rtl/boards/$($(1)_TOP).v \
 	  $(call fpga_board_rtl,$(1),rtl) $(PICORV32_V)
 
-# cells_sim.v without the PLL blackboxes (tests/fpga/sim_pll.v models them),
-# and without ICESTORM_LC's test for an unconnected (z) pin, which Verilator
-# cannot model: ice40_opt's logic cells connect every pin the cell uses
+# cells_sim.v without the PLL blackboxes (tests/fpga/sim_pll.v models them)
 $(PS)/cells_sim.v:
 	@mkdir -p $(dir $@)
 	awk '/^\(\* blackbox \*\)/ { held = $$0; next } \
 	     /^module SB_PLL40_/ { skip = 1; held = ""; next } \
 	     skip && /^endmodule/ { skip = 0; next } \
 	     skip { next } \
-	     { if (held != "") { print held; held = "" } print }' $(ICE40_CELLS) \
-	  | sed -E 's/^(\s*wire [A-Z0-9]+_p[du] = )\(([A-Z0-9]+) === 1.bz\) \? 1.b[01] : ([A-Z0-9]+);/\1\3;/' > $@.tmp && mv $@.tmp $@
+	     { if (held != "") { print held; held = "" } print }' $(ICE40_CELLS) > $@.tmp && mv $@.tmp $@
 
 $(PS)/fw.split: $(FPGA_BUILD)/$(PS_BOARD)/fw.hex
 	@mkdir -p $(dir $@)
 	scripts/fpga/split_hex.sh $< $(icebreaker_BRAM_WORDS) $(PS)/fw.hex && touch $@
 
-$(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split scripts/fpga/ice40_opt.py
+$(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split
 	@echo "fpga: synthesizing the $(PS_BOARD) netlist with the firmware for post-synthesis simulation"
-	@s=$$(date +%s); $(call fpga_yosys,$(PS_BOARD),$(PS)/fw.hex,$(PS)/synth.json.raw,,postsynth/synth) \
-	  || { tail -20 $(PS)/synth.log; exit 1; }; \
-	$(call fpga_opt,$(PS_BOARD),$(PS)/synth.json.raw,$(PS)/synth.json,$(PS)/synth.stat) || exit 1; \
-	$(FPGA_YOSYS) -q -p "read_json $(PS)/synth.json; write_verilog -noattr $@" > /dev/null || exit 1; \
+	@s=$$(date +%s); $(call fpga_yosys,$(PS_BOARD),$(PS)/fw.hex,,write_verilog -noattr $@,postsynth/synth) \
+	  || { rm -f $@; tail -20 $(PS)/synth.log; exit 1; }; \
 	echo $$(( $$(date +%s) - s )) > $(PS)/synth.secs
 
 $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
@@ -639,9 +610,7 @@ fpga-test: deps
 	  done; \
 	  $(FPGA_MAKE) --no-print-directory ice40 BOARD=hx8k > $(FPGA_BUILD)/test-hx8k.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-hx8k.rc; \
-	  $(call fpga_test_fw,hx8k,ice40,bin); \
-	  .venv/bin/python tests/fpga/test_ice40_opt.py > $(FPGA_BUILD)/test-opt.log 2>&1; \
-	  echo $$? > $(FPGA_BUILD)/test-opt.rc ) & \
+	  $(call fpga_test_fw,hx8k,ice40,bin) ) & \
 	wait; pass=0; fail=0; \
 	for b in icebreaker ulx3s hx8k; do \
 	  line=$$(grep "^fpga $$b:" $(FPGA_BUILD)/test-$$b.log | head -1); \
@@ -661,11 +630,10 @@ fpga-test: deps
 	pass=$$((pass+p)); fail=$$((fail+f)); \
 	if cut=$$(.venv/bin/python scripts/fpga/rtl_cut.py --check rtl); then echo "PASS $${cut#rtl_cut: } (fpga-synth-variants cut-*)"; \
 	  pass=$$((pass+1)); else echo "FAIL rtl_cut.py --check rtl:"; echo "$$cut"; fail=$$((fail+1)); fi; \
+	if t=$$(.venv/bin/python scripts/fpga/fpga_doc.py $(FPGA_BUILD)) && [ $$(echo "$$t" | grep -c '^| \(iCE\|ULX\)') -eq 3 ]; then \
+	  echo "PASS fpga_doc: docs/fpga.md's table from this run's three reports (make fpga-doc)"; pass=$$((pass+1)); \
+	  else echo "FAIL fpga_doc: no table of the three boards:"; echo "$$t"; fail=$$((fail+1)); fi; \
 	if sta=$$(.venv/bin/python tests/fpga/test_fpga_sdf_sta.py); then echo "PASS $$(echo "$$sta" | tail -1) (the DSP path analysis on known designs)"; \
 	  pass=$$((pass+1)); else echo "$$sta" | grep -v "^PASS"; fail=$$((fail+1)); fi; \
-	if w=$$(.venv/bin/python tests/fpga/test_pnr_watch.py); then echo "PASS $$(echo "$$w" | tail -1) (a stalled router is stopped)"; \
-	  pass=$$((pass+1)); else echo "$$w" | grep -v "^PASS"; fail=$$((fail+1)); fi; \
-	if [ "$$(cat $(FPGA_BUILD)/test-opt.rc)" = 0 ]; then echo "PASS $$(tail -1 $(FPGA_BUILD)/test-opt.log) (ice40_opt.py: each netlist pass, simulated before and after)"; \
-	  pass=$$((pass+1)); else grep -v "^PASS" $(FPGA_BUILD)/test-opt.log | tail -8; fail=$$((fail+1)); fi; \
 	echo "fpga-test: $$(( $$(date +%s) - s )) s"; \
 	echo "fpga: $$pass passed, $$fail failed"; test $$fail -eq 0

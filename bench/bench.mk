@@ -44,12 +44,23 @@ BENCH_CXXFLAGS := -std=c++17 -O2 -DNDEBUG -Wall
 # header, the same optimization as ours.
 BENCH_C_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -DNDEBUG
 
-.PHONY: bench bench-quick bench-deps bench-build bench-doc bench-hw
+.PHONY: bench bench-quick bench-deps bench-build bench-doc bench-hw bench-hw-sims
 
 # The hardware part needs the SoC simulator of sim/sim.mk (the top Makefile);
 # standalone, `make bench` skips it.
 BENCH_SIM    := $(or $(SIM_DIR),$(BUILD)/sim)/am-sim
 BENCH_HW_DEP := $(if $(SIM_DIR),sim)
+# The boards (fpga.mk): each one's figures come from a simulation of its own
+# CPU (<board>_CPU) at its own clock (<board>/clock). A board whose CPU is not
+# the simulation's (rv32im, two-stage shifts) gets its own model and images:
+# the same make with BUILD=build/cpu-BOARD (~3 min once). Its table and queue
+# stay the simulation's, so that every workload fits.
+BENCH_SIM_CPU   := ENABLE_MUL=1 ENABLE_DIV=1
+bench_own_cpu    = $(filter-out $(BENCH_SIM_CPU) TWO_STAGE_SHIFT=1,$($(1)_CPU))
+BENCH_CPU_BOARDS = $(if $(SIM_DIR),$(foreach b,$(FPGA_BOARDS),$(if $(call bench_own_cpu,$(b)),$(b))))
+bench_board_sim  = $(if $(call bench_own_cpu,$(1)),$(BUILD)/cpu-$(1)/sim/am-sim,$(BENCH_SIM))
+# "board=MHz=am-sim" per board, for bench/hw.sh
+BENCH_BOARD_RUNS = $(foreach b,$(FPGA_BOARDS),$(b)=$$(sed -n 1p $(FPGA_BUILD)/$(b)/clock)=$(call bench_board_sim,$(b)))
 
 bench-deps:
 	@bench/deps.sh
@@ -74,13 +85,21 @@ bench-build: $(BENCH_DIR)/am-bench $(BENCH_DIR)/savina-c $(BENCH_DIR)/erlang/sav
 
 bench: bench-build $(BENCH_HW_DEP)
 	@hw=0; \
-	if [ -n "$(BENCH_HW_DEP)" ]; then BENCH_DIR=$(BENCH_DIR) bench/hw.sh $(BENCH_SIM) || hw=1; \
+	if [ -n "$(BENCH_HW_DEP)" ]; then $(MAKE) --no-print-directory bench-hw-sims && \
+	  BENCH_DIR=$(BENCH_DIR) BENCH_BOARDS="$(BENCH_BOARD_RUNS)" bench/hw.sh $(BENCH_SIM) || hw=1; \
 	else echo "bench: no SoC simulator outside the top Makefile; hardware part skipped"; fi; \
 	BENCH_BIN=$(BENCH_DIR) BENCH_DIR=$(BENCH_DIR) bench/run.sh || exit 1; exit $$hw
 
+# the simulators of every board's CPU, and the boards' clocks
+bench-hw-sims: $(BENCH_HW_DEP) $(foreach b,$(FPGA_BOARDS),$(FPGA_BUILD)/$(b)/clock)
+	@$(foreach b,$(BENCH_CPU_BOARDS),echo "bench-hw: the $(b)'s CPU ($($(b)_CPU)), firmware -march=$(call fpga_arch,$(b)): $(BUILD)/cpu-$(b)"; \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)/cpu-$(b) FW_ARCH=$(call fpga_arch,$(b)) \
+	    SIM_GPARAMS="$(addprefix -G,$($(b)_CPU))" sim > $(BUILD)/cpu-$(b).log 2>&1 \
+	  || { tail -20 $(BUILD)/cpu-$(b).log; exit 1; };)
+
 # Refreshes report.md's hardware section when a host report exists.
-bench-hw: $(BENCH_HW_DEP)
-	@BENCH_DIR=$(BENCH_DIR) bench/hw.sh $(BENCH_SIM)
+bench-hw: bench-hw-sims
+	@BENCH_DIR=$(BENCH_DIR) BENCH_BOARDS="$(BENCH_BOARD_RUNS)" bench/hw.sh $(BENCH_SIM)
 	@if [ -f $(BENCH_DIR)/results.tsv ] && [ -f $(BENCH_DIR)/meta.txt ]; then \
 	  python3 bench/report.py $(BENCH_DIR) >/dev/null || true; fi
 

@@ -20,15 +20,18 @@
 # cycles from the unit's GC counters, its share of the run, the longest
 # pause and the most live actors after a collection (gc.tsv; docs/gc.md).
 #
-# Environment: BENCH_DIR (default build/bench) receives hw.tsv, gc.tsv, hw.log,
-# hw-meta.txt and hw.md; FPGA_DIR (default build/fpga) is searched for the
-# boards' measured Fmax (FPGA_DIR/BOARD/report.*; bench/hw_report.py).
+# Then the same programs on the simulation of each board whose CPU differs
+# from the default simulation's (BENCH_BOARDS, below): hw-BOARD.tsv.
+#
+# Environment: BENCH_DIR (default build/bench) receives hw.tsv, hw-BOARD.tsv,
+# gc.tsv, hw.log, hw-meta.txt and hw.md; BENCH_BOARDS lists the boards as
+# "BOARD=MHz=AM_SIM" (the board clock of fpga.mk and the simulator of the
+# board's CPU; make bench-hw passes it; without it, hw.md shows cycles only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 SIM=${1:-${SIM:-build/sim/am-sim}}
 BENCH_DIR=${BENCH_DIR:-build/bench}
-FPGA_DIR=${FPGA_DIR:-build/fpga}
 TIMEOUT=${BENCH_TIMEOUT:-600}
 
 if [ ! -x "$SIM" ]; then
@@ -58,14 +61,16 @@ progs="selfloop $progs"
   fi
 } > "$META"
 
-printf 'program\tcycles\tdispatches\tcommits\taborts\tqueue_hwm\tlive\tph_dispatch\tph_behavior\tph_staging\tph_commit\tsim_s\tresult\n' > "$TSV"
-
 failed=0
 num() {  # KEY TEXT -> the number after KEY=
   sed -nE "s/.*[ ;]$1=([0-9]+).*/\1/p" <<< "$2" | head -1
 }
+# run_programs SIM TSV LABEL: every program on one simulator, a row each
+run_programs() {
+local SIM=$1 TSV=$2 label=$3
+printf 'program\tcycles\tdispatches\tcommits\taborts\tqueue_hwm\tlive\tph_dispatch\tph_behavior\tph_staging\tph_commit\tsim_s\tresult\n' > "$TSV"
 for p in $progs; do
-  printf 'bench-hw: %-16s ' "$p"
+  printf 'bench-hw: %-16s ' "$p$label"
   out=$(timeout "$TIMEOUT" "$SIM" "$p" 2>&1); rc=$?
   { echo "== $p (rc=$rc)"; echo "$out"; } >> "$LOG"
   sum=$(grep -F "[$p] lockstep:" <<< "$out")
@@ -94,6 +99,25 @@ for p in $progs; do
     "$(num commits "$sum")" "$aborts" "$(num queue-high-water "$sum")" "$(num live "$sum")" \
     "$pd" "$pb" "$ps" "$pc" "${secs:-0}" "${result:-ok}" >> "$TSV"
   awk -v c="$cyc" -v d="$disp" -v s="$secs" 'BEGIN { printf "%6d dispatches, %8d cycles, %6.1f cycles/dispatch (%.1f s to simulate)\n", d, c, c / d, s }'
+done
+}
+run_programs "$SIM" "$TSV" ""
+# the boards whose CPU has a simulator of its own
+boards=${BENCH_BOARDS:-}
+: > "$BENCH_DIR/boards.txt"
+for spec in $boards; do
+  b=${spec%%=*}; rest=${spec#*=}; mhz=${rest%%=*}; bsim=${rest#*=}
+  if [ -z "$mhz" ] || [ ! -x "$bsim" ]; then
+    echo "bench-hw: BENCH_BOARDS: '$spec' is not BOARD=MHz=AM_SIM (an executable simulator)" >&2
+    failed=1; continue
+  fi
+  tsv=hw.tsv cpu=default
+  if [ "$bsim" != "$SIM" ]; then
+    tsv=hw-$b.tsv; run_programs "$bsim" "$BENCH_DIR/$tsv" " ($b)"
+    # the model's parameters (sim/sim.mk's stamp: UART divider | SIM_GPARAMS | PicoRV32)
+    cpu=$(awk -F' [|] ' '{ print $2 }' "$(dirname "$bsim")/obj/flags" 2>/dev/null)
+  fi
+  printf '%s\t%s\t%s\t%s\n' "$b" "$mhz" "$tsv" "${cpu:-default}" >> "$BENCH_DIR/boards.txt"
 done
 
 # ---- garbage collection: what the collector costs on workloads that need it
@@ -127,7 +151,7 @@ for spec in "gc-serializer 20000 requests gc-serializer: 20000 requests, counter
   awk -v c="$cyc" -v g="$gcc" -v n="$n" -v u="$unit" 'BEGIN { printf "%d %s, %.1f cycles per %s, of which GC %.1f (%.2f%% overhead)\n", n, u, c / n, substr(u, 1, length(u) - 1), g / n, 100 * g / (c - g) }'
 done
 
-python3 bench/hw_report.py "$BENCH_DIR" "$FPGA_DIR" || failed=1
+python3 bench/hw_report.py "$BENCH_DIR" || failed=1
 echo "bench-hw: report in $BENCH_DIR/hw.md"
 if [ $failed -ne 0 ]; then
   echo "bench-hw: FAILED (a program diverged, aborted or gave a wrong answer; see $LOG)" >&2

@@ -1,30 +1,25 @@
 #!/usr/bin/env python3
 """hw_report.py -- the hardware figures of the benchmark suite.
 
-  hw_report.py BENCH_DIR [FPGA_DIR]
+  hw_report.py BENCH_DIR
       BENCH_DIR/hw.tsv + hw-meta.txt (written by bench/hw.sh) -> BENCH_DIR/hw.md
   hw_report.py --doc HW_MD DOC
       paste HW_MD (headings demoted two levels) into DOC between the lines
       <!-- bench-hw:begin --> and <!-- bench-hw:end --> (`make bench-doc`)
 
-Board clocks: the measured Fmax of each FPGA build, read from
-FPGA_DIR/BOARD/report.* (nextpnr's --report JSON, {"fmax": {clock:
-{"achieved": MHz}}}; or a text/log with nextpnr's "Max frequency for clock
-'...': X MHz" lines, the last of each clock; or a line "fmax: X MHz"; or
-fpga.mk's report.md table row "| achieved Fmax | X |"); the
-slowest clock of a build counts. A board without a report is shown at its
-target clock, marked as such. Standard library only."""
-import glob
-import json
+Boards: BENCH_DIR/boards.txt (bench/hw.sh), a line per board: the board,
+its clock in MHz (fpga.mk's), the table of cycles measured on a simulation
+of its CPU (hw.tsv, or hw-BOARD.tsv when its CPU differs from the default
+simulation's) and that simulation's SoC parameters. Standard library only."""
 import os
 import re
 import sys
 
-# (key, name, device, target clock MHz, substrings of a build directory name)
+# (key, name, device)
 BOARDS = [
-    ("icebreaker", "iCEBreaker", "iCE40 UP5K", 24.0, ("icebreaker", "up5k")),
-    ("hx8k", "iCE40-HX8K", "iCE40 HX8K", 50.0, ("hx8k",)),
-    ("ulx3s", "ULX3S", "ECP5", 60.0, ("ulx3s", "ecp5")),
+    ("icebreaker", "iCEBreaker", "iCE40 UP5K"),
+    ("hx8k", "iCE40-HX8K", "iCE40 HX8K"),
+    ("ulx3s", "ULX3S", "ECP5"),
 ]
 
 PROGRAMS = {
@@ -42,64 +37,30 @@ PROGRAMS = {
 BEGIN, END = "<!-- bench-hw:begin -->", "<!-- bench-hw:end -->"
 
 
-def fmax_of(path):
-    """The slowest clock's achieved frequency (MHz) in one report, or None."""
-    try:
-        text = open(path, errors="replace").read()
-    except OSError:
-        return None
-    try:
-        data = json.loads(text)
-    except ValueError:
-        data = None
-    if isinstance(data, dict):
-        vals = []
-        fm = data.get("fmax")
-        if isinstance(fm, dict):
-            for v in fm.values():
-                if isinstance(v, dict) and isinstance(v.get("achieved"), (int, float)):
-                    vals.append(float(v["achieved"]))
-                elif isinstance(v, (int, float)):
-                    vals.append(float(v))
-        elif isinstance(fm, (int, float)):
-            vals.append(float(fm))
-        for k in ("fmax_mhz", "fmax_MHz", "Fmax_MHz"):
-            if isinstance(data.get(k), (int, float)):
-                vals.append(float(data[k]))
-        return min(vals) if vals else None
-    last = {}
-    for m in re.finditer(r"Max frequency for clock\s+'?([^':]*)'?\s*:\s*([0-9.]+)\s*MHz", text):
-        last[m.group(1)] = float(m.group(2))
-    if last:
-        return min(last.values())
-    m = re.findall(r"(?im)^\W*fmax\W*[:=]\s*([0-9.]+)\s*MHz", text)
-    if m:
-        return float(m[-1])
-    # fpga.mk's report.md: "| achieved Fmax | 20.76 |"
-    m = re.findall(r"(?im)^\|\s*achieved Fmax\s*\|\s*([0-9.]+)\s*\|", text)
-    return float(m[-1]) if m else None
+def read_tsv(path):
+    """(rows, failed rows) of one table of bench/hw.sh"""
+    rows, failed = [], []
+    with open(path) as f:
+        head = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            r = dict(zip(head, line.rstrip("\n").split("\t")))
+            (failed if r.get("result", "").startswith("FAILED") else rows).append(r)
+    return rows, failed
 
 
-def board_clocks(fpga_dir):
-    """[(name, device, MHz, measured?, source)] in BOARDS order, then others."""
-    found = {}
-    for path in sorted(glob.glob(os.path.join(fpga_dir, "*", "report.*"))):
-        f = fmax_of(path)
-        if f is None or f <= 0:
-            continue
-        d = os.path.basename(os.path.dirname(path)).lower()
-        key = next((b[0] for b in BOARDS if any(s in d for s in b[4])), d)
-        if key not in found or f < found[key][0]:
-            found[key] = (f, path)
+def read_boards(d):
+    """[(key, name, device, MHz, {program: cycles/dispatch}, CPU)] from boards.txt"""
     out = []
-    for key, name, dev, target, _ in BOARDS:
-        if key in found:
-            out.append((name, dev, found[key][0], True, found[key][1]))
-        else:
-            out.append((name, dev, target, False, None))
-    for key, (f, path) in sorted(found.items()):
-        if key not in [b[0] for b in BOARDS]:
-            out.append((key, "?", f, True, path))
+    p = os.path.join(d, "boards.txt")
+    if not os.path.exists(p):
+        return out
+    names = {b[0]: b for b in BOARDS}
+    for line in open(p):
+        key, mhz, tsv, cpu = line.rstrip("\n").split("\t")
+        rows, _ = read_tsv(os.path.join(d, tsv))
+        cpd = {r["program"]: int(r["cycles"]) / int(r["dispatches"]) for r in rows}
+        _, name, dev = names.get(key, (key, key, "?"))
+        out.append((key, name, dev, float(mhz), cpd, tsv, cpu.strip() or "default"))
     return out
 
 
@@ -114,24 +75,18 @@ def rate(x):
     return f"{x / 1e3:,.0f} k"
 
 
-def write_report(d, fpga_dir):
+def write_report(d):
     meta = {}
     mp = os.path.join(d, "hw-meta.txt")
     if os.path.exists(mp):
         for line in open(mp):
             k, _, v = line.rstrip("\n").partition(": ")
             meta[k] = v
-    rows, failed = [], []
-    with open(os.path.join(d, "hw.tsv")) as f:
-        head = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            r = dict(zip(head, line.rstrip("\n").split("\t")))
-            if r.get("result", "").startswith("FAILED"):
-                failed.append(r)
-            else:
-                rows.append(r)
-    boards = board_clocks(fpga_dir)
-    measured = any(b[3] for b in boards)
+    rows, failed = read_tsv(os.path.join(d, "hw.tsv"))
+    boards = read_boards(d)
+    own = [b for b in boards if b[5] != "hw.tsv"]     # boards with a CPU of their own
+    for b in own:
+        failed += read_tsv(os.path.join(d, b[5]))[1]
 
     out = []
     w = out.append
@@ -153,42 +108,41 @@ def write_report(d, fpga_dir):
     w("")
     w("## Cycles per dispatch")
     w("")
-    w("| workload | run | dispatches | cycles | cycles/dispatch | dispatch | behavior | staging | commit |")
-    w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    w("| workload | run | dispatches | cycles | cycles/dispatch | dispatch | behavior | staging | commit |"
+      + "".join(f" {b[1]}'s CPU: cycles/dispatch |" for b in own))
+    w("|---|---|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(own))
     for r in rows:
         title, what = PROGRAMS.get(r["program"], (r["program"], ""))
         cyc, disp = int(r["cycles"]), int(r["dispatches"])
+        extra = "".join(f" {fnum(b[4][r['program']]) if r['program'] in b[4] else 'FAILED'} |"
+                        for b in own)
         w(f"| {title} | {what} | {disp:,} | {cyc:,} | **{fnum(cyc / disp)}** | "
-          f"{r['ph_dispatch']} | {r['ph_behavior']} | {r['ph_staging']} | {r['ph_commit']} |")
+          f"{r['ph_dispatch']} | {r['ph_behavior']} | {r['ph_staging']} | {r['ph_commit']} |{extra}")
     for r in failed:
         title, what = PROGRAMS.get(r["program"], (r["program"], ""))
         w(f"| {title} | {what} | {r['result']} | | | | | | |")
     w("")
-    w("## Dispatches per second at the boards' clocks")
-    w("")
-    hdr, sep = "| workload |", "|---|"
-    for name, dev, mhz, meas, _ in boards:
-        hdr += f" {name} ({dev}) @ {mhz:g} MHz{'' if meas else ' *'} |"
-        sep += "---:|"
-    w(hdr)
-    w(sep)
-    for r in rows:
-        title, _ = PROGRAMS.get(r["program"], (r["program"], ""))
-        cpd = int(r["cycles"]) / int(r["dispatches"])
-        w(f"| {title} | " + " | ".join(rate(mhz * 1e6 / cpd) for _, _, mhz, _, _ in boards) + " |")
-    w("")
-    notes = []
-    for name, dev, mhz, meas, src in boards:
-        if meas:
-            notes.append(f"{name}: {mhz:g} MHz = measured Fmax (`{src}`)")
-        else:
-            notes.append(f"{name}: **{mhz:g} MHz = target clock, not measured Fmax** "
-                         "(no FPGA report found)")
-    w("Clocks — " + "; ".join(notes) + ".")
-    if not all(b[3] for b in boards):
+    for b in own:
+        w(f"{b[1]}'s CPU: the same programs on a simulation of the SoC with that board's "
+          f"PicoRV32 ({b[6]}), firmware for its instruction set.")
         w("")
-        w("\\* at target clock, not measured Fmax.")
-    w("")
+    if boards:
+        w("## Dispatches per second at the boards' clocks")
+        w("")
+        w("| workload |" + "".join(f" {b[1]} ({b[2]}) @ {b[3]:g} MHz |" for b in boards))
+        w("|---|" + "---:|" * len(boards))
+        for r in rows:
+            title, _ = PROGRAMS.get(r["program"], (r["program"], ""))
+            w(f"| {title} | " + " | ".join(
+                rate(b[3] * 1e6 / b[4][r["program"]]) if r["program"] in b[4] else "FAILED"
+                for b in boards) + " |")
+        w("")
+        w("Dispatches per second = the board's clock (fpga.mk; its build meets timing "
+          "there) / the cycles per dispatch of the board's own CPU ("
+          + "; ".join(f"{b[1]}: {'its own simulation' if b[5] != 'hw.tsv' else 'the default simulation'}"
+                      for b in boards) + "). The boards' smaller tables and queues are not "
+          "simulated here: the workloads are sized for the default's.")
+        w("")
     gp = os.path.join(d, "gc.tsv")
     if os.path.exists(gp):
         with open(gp) as f:
@@ -216,17 +170,10 @@ def write_report(d, fpga_dir):
               f"{fnum(g / n)} | **{100 * g / (cyc - g):.2f}%** | {int(r['gc_runs']):,} | "
               f"{int(r['gc_reclaimed']):,} | {int(r['gc_max_pause']):,} | {r['gc_live_max']} |")
         w("")
-    w("Dispatches per second = clock / (cycles per dispatch), with the cycles of the "
-      "simulated SoC configuration. A board build with other parameters (fewer "
-      "table slots, no MUL/DIV on the iCE40s) runs the same firmware in more "
-      "cycles where behaviors multiply or divide (the LCGs and `%` of Big and "
-      "Bank, Fork-Join's hash, the console's decimal printing).")
-    w("")
     with open(os.path.join(d, "hw.md"), "w") as f:
         f.write("\n".join(out))
-    if not measured:
-        print("bench-hw: no FPGA report with an Fmax in "
-              f"{fpga_dir}/*/report.*: dispatches/s at the boards' target clocks")
+    if not boards:
+        print("bench-hw: no boards (BENCH_BOARDS): cycles only, no dispatches per second")
     return 1 if failed else 0
 
 
@@ -250,9 +197,9 @@ def paste_doc(hw_md, doc):
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--doc":
         return paste_doc(sys.argv[2], sys.argv[3])
-    if len(sys.argv) not in (2, 3):
+    if len(sys.argv) != 2:
         sys.exit(__doc__)
-    return write_report(sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else "build/fpga")
+    return write_report(sys.argv[1])
 
 
 if __name__ == "__main__":

@@ -11,8 +11,11 @@
 PICORV32_DIR = $(shell .venv/bin/python -c "import pythondata_cpu_picorv32 as p; print(p.data_location)" 2>/dev/null)
 SOC_SRCS := rtl/am_soc.v rtl/am_soc_rdata.v rtl/am_ram.v rtl/am_uart.v $(RTL_UNIT_SRCS)
 SIM_UART_DIV ?= 4
+# other SoC parameters for the model (e.g. a board's CPU: make bench-hw
+# builds the iCEBreaker's, -GENABLE_MUL=0 ...)
+SIM_GPARAMS ?=
 SIM_MODEL := $(SIM_DIR)/obj/model.stamp
-SIM_MODEL_CFG := $(call am_stamp,$(SIM_DIR)/obj/flags,$(SIM_UART_DIV) | $(PICORV32_DIR))
+SIM_MODEL_CFG := $(call am_stamp,$(SIM_DIR)/obj/flags,$(SIM_UART_DIV) | $(SIM_GPARAMS) | $(PICORV32_DIR))
 SIM_MODEL_OBJS := $(addprefix $(SIM_DIR)/obj/,am_sim_main.o verilated.o verilated_fst_c.o \
                   verilated_threads.o Vam_soc__ALL.a)
 
@@ -28,7 +31,7 @@ $(SIM_MODEL): sim/am_sim_main.cpp sim/am_cosim.h host/am_progset.h host/am_rt.h 
 	@mkdir -p $(SIM_DIR)/obj
 	verilator --cc --exe -O3 --x-assign fast --x-initial fast \
 	  -Wall --timescale 1ns/1ps --trace-fst --top-module am_soc \
-	  -GTRACE=1 -GUART_DIV=$(SIM_UART_DIV) \
+	  -GTRACE=1 -GUART_DIV=$(SIM_UART_DIV) $(SIM_GPARAMS) \
 	  -CFLAGS "-O2 -I$(abspath include) -I$(abspath host) -I$(abspath lib) -I$(abspath sim)" \
 	  -Mdir $(SIM_DIR)/obj -o am-sim-unlinked \
 	  rtl/lint.vlt sim/am_sim.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v $(abspath sim/am_sim_main.cpp) \

@@ -38,11 +38,9 @@ NAMES = {  # module -> what it is (docs/fpga.md)
     "am_reg2x16": "two registers (iCEBreaker: DSP)",
     "am_down_counter": "down counter (iCEBreaker: DSP)",
 }
-# an ICESTORM_LC (scripts/fpga/ice40_opt.py's fill pass packs a few) holds one
-# LUT4 and one carry
-LUT = r"SB_LUT4|LUT4|ICESTORM_LC"
+LUT = r"SB_LUT4|LUT4"
 FF = r"SB_DFF\w*|TRELLIS_FF"
-CARRY = r"SB_CARRY|CCU2C|ICESTORM_LC"
+CARRY = r"SB_CARRY|CCU2C"
 
 
 CELL = re.compile(r"^\s+(?:([A-Za-z$]\S*)\s+(\d+)|(\d+)\s+([A-Za-z$]\S*))\s*$", re.M)

@@ -5,13 +5,12 @@ Reads DIR/synth.stat (yosys `stat`), DIR/pnr.json (nextpnr --report: utilization
 fmax, critical paths), DIR/synth.secs and DIR/pnr.secs, and for an iCE40 board
 the packed netlist (--pack: what each logic cell holds, fpga_lc_use.py) and the
 routed design's SDF (--sdf: the paths into and out of DSP blocks,
-fpga_sdf_sta.py); writes DIR/report.md and prints a short summary. Exit
+fpga_sdf_sta.py); writes DIR/report.md and DIR/summary.json (for docs/fpga.md's
+table, fpga_doc.py) and prints a short summary. Exit
 status 1 when the achieved Fmax is below the board clock (timing not met), a
 resource is over-used, the packed netlist does not add up (its cells to the
 placed design's LC count, its cells with a flip-flop to the synthesized
-flip-flops), or the SDF analysis does not find nextpnr's critical path; the
-issue's goals (LC share, MHz) are reported as met / NOT met but do not fail
-the build.
+flip-flops), or the SDF analysis does not find nextpnr's critical path.
 """
 import argparse
 import json
@@ -28,8 +27,6 @@ ap.add_argument("--board", required=True)
 ap.add_argument("--family", required=True, choices=["ice40", "ecp5"])
 ap.add_argument("--dir", required=True)
 ap.add_argument("--clock-mhz", type=float, required=True)
-ap.add_argument("--goal-mhz", type=float, required=True)
-ap.add_argument("--goal-lc", type=float, required=True)
 ap.add_argument("--seed", required=True)
 ap.add_argument("--demo", required=True)
 ap.add_argument("--soc", default="")
@@ -52,7 +49,6 @@ def secs(name):
 
 if a.family == "ice40":
     logic_key, logic_name = "ICESTORM_LC", "logic cells (LC)"
-    # (an ICESTORM_LC that ice40_opt.py packed holds a LUT4 and a carry)
     luts = sum(v for k, v in stat.items() if re.fullmatch(LUT, k))
     ffs = sum(v for k, v in stat.items() if k.startswith("SB_DFF"))
     carry = sum(v for k, v in stat.items() if re.fullmatch(CARRY, k))
@@ -70,8 +66,6 @@ timing_ok = fmax >= a.clock_mhz
 over = [k for k, v in util.items() if v["used"] > v["available"]]
 lc = util.get(logic_key, {"used": 0, "available": 1})
 lc_pct = 100.0 * lc["used"] / lc["available"]
-goal_lc_ok = lc_pct <= a.goal_lc
-goal_mhz_ok = fmax >= a.goal_mhz
 
 # the worst path: its source and sink cells and the modules it crosses
 crit = ""
@@ -128,11 +122,8 @@ out += ["", f"Synthesis (yosys `stat`): {luts:,} LUT4, {ffs:,} flip-flops, {carr
         *use_lines, "",
         f"| clock | MHz |", "|---|---|",
         f"| board clock (constraint) | {a.clock_mhz:g} |",
-        f"| achieved Fmax | {fmax:.2f} |",
-        f"| goal (issue #5) | {a.goal_mhz:g} |", "",
-        f"Timing at the board clock: **{'met' if timing_ok else 'NOT MET'}**. "
-        f"Goals: logic <= {a.goal_lc:g}%: {'met' if goal_lc_ok else 'NOT met'} ({lc_pct:.1f}%); "
-        f">= {a.goal_mhz:g} MHz: {'met' if goal_mhz_ok else 'NOT met'} ({fmax:.1f} MHz).", ""]
+        f"| achieved Fmax | {fmax:.2f} |", "",
+        f"Timing at the board clock: **{'met' if timing_ok else 'NOT MET'}**.", ""]
 if crit:
     out += [f"Critical path: {crit}.", ""]
 # the same analysis from the SDF: it must find nextpnr's critical path; with
@@ -147,11 +138,10 @@ if a.sdf:
     except (OSError, ValueError) as e:
         sta, sta_ok, sta_err = {}, False, str(e)
     if sta_ok and sta.get("dsp_blocks"):
-        period = 1000.0 / a.goal_mhz
+        period = 1000.0 / a.clock_mhz
         out += [f"DSP blocks: nextpnr has no delays for the DSP block itself and times its ports "
                 f"as registers with a nominal 0.1 ns clock-to-out and setup (the actor unit keeps "
-                f"registers there, rtl/boards/am_dsp_ice40.v, and scripts/fpga/ice40_opt.py moves "
-                f"flip-flops there after synthesis). From the routed design's SDF "
+                f"registers there, rtl/boards/am_dsp_ice40.v). From the routed design's SDF "
                 f"(`scripts/fpga/fpga_sdf_sta.py`, which finds the same {sta['all']:.1f} ns critical "
                 f"path): the longest path into a DSP input takes {sta['into_dsp']:.1f} ns, out of a "
                 f"DSP output {sta['out_of_dsp']:.1f} ns"
@@ -159,17 +149,23 @@ if a.sdf:
                 + f". So the DSP's own setup or clock-to-out could be {sta['room']:.1f} ns longer "
                 f"than 0.1 ns before a DSP path would be the critical one (the Fmax above too high), "
                 f"and {period - sta['longest_dsp']:.1f} ns before one would miss "
-                f"the {a.goal_mhz:g} MHz goal.", ""]
+                f"the {a.clock_mhz:g} MHz board clock.", ""]
 t1, t2 = secs("synth.secs"), secs("pnr.secs")
 if t1 is not None and t2 is not None:
     out += [f"Build time: synthesis {t1} s, place and route {t2} s.", ""]
 (d / "report.md").write_text("\n".join(out))
+# for the resource/clock table of docs/fpga.md (fpga_doc.py)
+(d / "summary.json").write_text(json.dumps({
+    "board": a.board, "family": a.family, "command": a.command, "seed": a.seed,
+    "clock": a.clock_mhz, "fmax": round(fmax, 2), "logic": logic_name,
+    "used": lc["used"], "available": lc["available"],
+    "memories": {name: [util[k]["used"], util[k]["available"]] for k, name in mems if k in util},
+    "timing_met": timing_ok}) + "\n")
 
 print(f"fpga {a.board}: {lc['used']}/{lc['available']} {logic_key} ({lc_pct:.1f}%), "
       + ", ".join(f"{k} {util[k]['used']}/{util[k]['available']}" for k, _ in mems if k in util)
       + f"; Fmax {fmax:.2f} MHz at a {a.clock_mhz:g} MHz clock: timing {'met' if timing_ok else 'NOT MET'}"
-      + f" (goals: <= {a.goal_lc:g}% {'ok' if goal_lc_ok else 'NOT met'}, >= {a.goal_mhz:g} MHz "
-      + f"{'ok' if goal_mhz_ok else 'NOT met'}); report {d / 'report.md'}")
+      + f"; report {d / 'report.md'}")
 if over:
     print(f"fpga {a.board}: FAIL over-used: {', '.join(over)}")
 if not timing_ok:

@@ -7,8 +7,7 @@
 
 What a feature of the machine costs on a board is measured by synthesizing
 the board without it (`make fpga-synth-variants BOARD=... FPGA_VARIANTS=
-cut-gc ...`, scripts/fpga/synth_variants.sh; docs/fpga.md, "What 60% would
-take"). A cut is a few exact text edits of the RTL that tie the feature off
+cut-gc ...`, scripts/fpga/synth_variants.sh). A cut is a few exact text edits of the RTL that tie the feature off
 (its trigger to 0, its registers unread), so that synthesis removes its
 logic; the copy is NOT a working design: it is an upper bound of what the
 feature costs, for planning, and is never simulated or shipped. Every edit

@@ -6,9 +6,8 @@
 # the same make rules, into OUT_DIR/<variant>/) once per variant, packs each
 # netlist with nextpnr-ice40 --pack-only (the make rule of the report's
 # pack.json), and prints LCs (the figure the
-# report and the UP5K's size goal use), LUT4, FF and carry cells, and the LC
-# difference to the board's own flags (make fpga-synth-variants; the
-# variants docs/fpga.md lists as tried). abc9's mapping moves by a few tens
+# report uses), LUT4, FF and carry cells, and the LC
+# difference to the board's own flags (make fpga-synth-variants). abc9's mapping moves by a few tens
 # of LCs with any change of the netlist: read differences that small as
 # noise. Variants (default: all):
 #   board    the board's flags (fpga.mk: <board>_SYNTH)

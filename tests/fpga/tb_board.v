@@ -26,6 +26,7 @@ module tb_board;
   parameter integer QAW         = 5;
   parameter [0:0]   ENABLE_MUL  = 0;
   parameter [0:0]   ENABLE_DIV  = 0;
+  parameter [0:0]   TWO_STAGE_SHIFT = 0;
   parameter integer STATS       = 0;
   parameter integer WD_W        = 32;
   parameter integer RAM_WORDS   = 16384;
@@ -55,8 +56,8 @@ module tb_board;
 `else
   am_icebreaker #(
     .CLK_HZ(CLK_HZ), .BOOT_BEH(BOOT_BEH), .FIRMWARE(FIRMWARE), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .STATS(STATS),
-    .WD_W(WD_W)
+    .QAW(QAW), .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT),
+    .STATS(STATS), .WD_W(WD_W)
   ) dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
 `endif
 
