@@ -76,6 +76,15 @@ FPGA_RTL ?= rtl
 FPGA_SYN_RTL := $(call fpga_soc_rtl,$(FPGA_RTL))
 
 # ---- boards -----------------------------------------------------------------------
+# Each board's SoC sizes and CPU options (am_iface_<board>) come from
+# include/am_iface.def, as the board tops' parameter defaults do
+# (scripts/am_iface.py writes them to $(AM_GEN)/am_iface.mk).
+include $(AM_GEN)/am_iface.mk
+$(AM_GEN)/am_iface.mk: include/am_iface.def scripts/am_iface.py
+	@$(AM_PY) scripts/am_iface.py mk $@
+# rv32im when the board's PicoRV32 multiplies and divides
+fpga_arch = $(if $(findstring ENABLE_MUL=1 ENABLE_DIV=1,$(am_iface_$(1))),rv32im,rv32i)
+
 # <board>_FAMILY ice40|ecp5, _TOP, _DEV (P&R device flags), _PINS, _MHZ (board
 # clock; iCE40: icepll picks the nearest it can make), _GOAL_MHZ / _GOAL_LC
 # (the issue's targets, reported, not enforced), SoC parameters, RAM layout,
@@ -96,8 +105,8 @@ icebreaker_GOAL_LC    := 60
 # and sees the flip-flops (-dff: ~25 LCs fewer, a faster placement; the
 # post-synthesis simulation runs this netlist)
 icebreaker_SYNTH      := -device u -dff
-icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=0 ENABLE_DIV=0 STATS=0 WD_W=20
-icebreaker_ARCH       := rv32i
+icebreaker_SOC        := $(am_iface_icebreaker)
+icebreaker_ARCH       := $(call fpga_arch,icebreaker)
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 2048
 icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM
@@ -121,8 +130,8 @@ hx8k_PINS             := constraints/hx8k.pcf
 hx8k_MHZ              ?= 40
 hx8k_GOAL_MHZ         := 50
 hx8k_GOAL_LC          := 100
-hx8k_SOC              := TABLE_SLOTS=32 QAW=5 ENABLE_MUL=1 ENABLE_DIV=1 RAM_WORDS=2048 STATS=0 WD_W=20
-hx8k_ARCH             := rv32im
+hx8k_SOC              := $(am_iface_hx8k) RAM_WORDS=2048
+hx8k_ARCH             := $(call fpga_arch,hx8k)
 hx8k_RAM_WORDS        := 2048
 hx8k_BRAM_WORDS       := 2048
 hx8k_DEFINES          := -DAM_RAM_BRAM_WORDS=2048
@@ -155,13 +164,13 @@ ulx3s_RTL_OUT         := $(RTL_MUX_OUT)
 # firmware, as on the iCE40 boards.
 # (The SoC parameters are listed in full, as am_ulx3s' defaults, so that make
 # board-sim passes them to the simulated top as synthesis does.)
-ulx3s_SOC             := TABLE_SLOTS=128 QAW=6 ENABLE_MUL=1 ENABLE_DIV=1 STATS=1 WD_W=32
+ulx3s_SOC             := $(am_iface_ulx3s)
 ifeq ($(ULX3S_SIZE),12k)
 ulx3s_SOC             += RAM_WORDS=8192
 ulx3s_RAM_WORDS       := 8192
 ulx3s_BRAM_WORDS      := 8192
 ulx3s_FW              := subset
-ulx3s_ARCH            := rv32im
+ulx3s_ARCH            := $(call fpga_arch,ulx3s)
 else
 ulx3s_SOC             += RAM_WORDS=16384
 ulx3s_RAM_WORDS       := 16384
@@ -266,7 +275,7 @@ fpga_chparams = $(foreach p,$($(1)_SOC),-set $(subst =, ,$(p))) -set BOOT_BEH $$
 # (<board>_RTL) in place of the generic ones they replace (<board>_RTL_OUT)
 fpga_board_rtl = $(filter-out $(addprefix $(2)/,$($(1)_RTL_OUT)),$(call fpga_soc_rtl,$(2))) \
                  $(addprefix $(2)/,$($(1)_RTL))
-fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
+fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog -I$(AM_GEN) $($(1)_DEFINES) \
 	  $(FPGA_RTL)/boards/$($(1)_TOP).v $(call fpga_board_rtl,$(1),$(FPGA_RTL)) $(PICORV32_V); \
 	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); $(FPGA_PRE_SYNTH) \
 	  synth_$($(1)_FAMILY) $($(1)_SYNTH) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP); \
@@ -291,7 +300,7 @@ $(FPGA_BUILD)/%/synth.cfg: FORCE
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
                              $(FPGA_BUILD)/%/synth.cfg \
-                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) \
+                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) $(AM_DEFS_VH) \
                              scripts/fpga/ice40_opt.py
 	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_NAME) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
 	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@.raw,,synth) \
@@ -418,7 +427,7 @@ fpga_report = .venv/bin/python scripts/fpga/fpga_report.py --board $(1) --family
 # (-noflatten), one line per block (docs/fpga.md, "Critical paths")
 fpga-blocks: deps
 	@$(fpga_board_known)
-	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(BD)/ram_rand.hex
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(BD)/ram_rand.hex $(AM_DEFS_VH)
 	@$(call fpga_yosys,$(BOARD),$(BD)/ram_rand.hex,,,blocks,-noflatten) \
 	  || { tail -20 $(BD)/blocks.log; exit 1; }
 	@.venv/bin/python scripts/fpga/fpga_blocks.py $(BD)/blocks.stat $(BOARD)
@@ -504,7 +513,7 @@ PS       := $(FPGA_BUILD)/$(PS_BOARD)/postsynth
 
 # the RTL of a board top with an image in Icarus (tests/fpga/tb_board.v):
 # $(1) board, $(2) the .vvp, $(3) the image (iCE40: split into its RAM banks)
-fpga_tb_iverilog = iverilog -g2012 -o $(2) -s tb_board -DBOARD_$(shell echo $(1) | tr a-z A-Z) \
+fpga_tb_iverilog = iverilog -g2012 -I$(AM_GEN) -o $(2) -s tb_board -DBOARD_$(shell echo $(1) | tr a-z A-Z) \
 	  $(if $(filter ice40,$($(1)_FAMILY)),-DNO_ICE40_DEFAULT_ASSIGNMENTS) $($(1)_DEFINES) \
 	  -Ptb_board.UART_DIV=$(call fpga_uart_div,$(1)) -Ptb_board.CLK_HZ=$(call fpga_clk_hz,$(1)) \
 	  -Ptb_board.BOOT_BEH=$$(cat $(FPGA_BUILD)/$(1)/boot.id) -Ptb_board.FIRMWARE=\"$(3)\" \
@@ -540,7 +549,7 @@ $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
 	@mkdir -p $(dir $@)
 	@$(call fpga_expected,$(PS_BOARD),$@)
 
-$(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v \
+$(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v $(AM_DEFS_VH) \
                rtl/boards/am_icebreaker.v $(call fpga_board_rtl,$(PS_BOARD),rtl)
 	$(call fpga_tb_iverilog,$(PS_BOARD),$@,$(PS)/fw.hex) 2>&1 | grep -v "warning: \|: \.\.\. " || true
 	@test -f $@
@@ -587,7 +596,7 @@ board-sim: deps
 	@$(fpga_board_known)
 	@mkdir -p $(BS)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(call fpga_fw,$(BOARD)) \
-	  $(FPGA_AM_RUN) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
+	  $(FPGA_AM_RUN) $(AM_DEFS_VH) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
 	@$(if $(bs_ice40),scripts/fpga/split_hex.sh $(call fpga_fw,$(BOARD)) $(call B,BRAM_WORDS) $(BS)/fw.hex, \
 	  cp $(call fpga_fw,$(BOARD)) $(BS)/fw.hex)
 	@$(call fpga_expected,$(BOARD),$(BS)/expected.txt)

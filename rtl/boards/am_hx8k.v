@@ -13,6 +13,7 @@
 // error code (a trap outside any behavior ends in one), LED[7] out of
 // reset.
 `default_nettype none
+`include "am_defs.vh"   // the board's sizes: include/am_iface.def
 
 module am_hx8k #(
   parameter integer CLK_HZ      = 12000000,   // PLL output (what PLL_* give)
@@ -21,12 +22,12 @@ module am_hx8k #(
   parameter [31:0]  BOOT_BEH    = 32'd0,
   parameter [31:0]  BOOT_ARG    = 32'd0,
   parameter         FIRMWARE    = "",
-  parameter integer TABLE_SLOTS = 32,
-  parameter integer QAW         = 5,
-  parameter integer STATS       = 0,          // statistics counters (docs/actor-unit.md)
-  parameter integer WD_W        = 32,         // watchdog budget bits
-  parameter [0:0]   ENABLE_MUL  = 0,
-  parameter [0:0]   ENABLE_DIV  = 0,
+  parameter integer TABLE_SLOTS = `AM_BOARD_HX8K_TABLE_SLOTS,
+  parameter integer QAW         = `AM_BOARD_HX8K_QAW,
+  parameter integer STATS       = `AM_BOARD_HX8K_STATS,   // statistics counters (docs/actor-unit.md)
+  parameter integer WD_W        = `AM_BOARD_HX8K_WD_W,   // watchdog budget bits
+  parameter [0:0]   ENABLE_MUL  = `AM_BOARD_HX8K_ENABLE_MUL,
+  parameter [0:0]   ENABLE_DIV  = `AM_BOARD_HX8K_ENABLE_DIV,
   parameter [0:0]   USE_PLL     = 1,
   parameter [3:0]   PLL_DIVR    = 4'd0,
   parameter [6:0]   PLL_DIVF    = 7'd63,
