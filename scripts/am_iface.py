@@ -3,9 +3,10 @@
 
   am_iface.py vh FILE            the Verilog `defines (build/gen/am_defs.vh)
   am_iface.py mk FILE            the boards' sizes for fpga.mk (build/gen/am_iface.mk)
-  am_iface.py docs [--write]     check (or rewrite) the generated tables in the
-                                 docs: the text between <!-- am_iface:NAME -->
-                                 and <!-- /am_iface --> must be what the table gives
+  am_iface.py docs [--write]     check (or rewrite: make lint) the generated
+                                 tables in the docs: the text between
+                                 <!-- am_iface:NAME --> and <!-- /am_iface -->
+                                 must be what the table gives
 
 The table is read line by line (one entry per line, at the start of a line),
 checked (alignment, overlaps, windows, fields inside 32 bits), and a file is

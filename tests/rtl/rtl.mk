@@ -10,8 +10,9 @@
 #               model; WD_W=20), and as the ULX3S builds it (RTL_MUX: its read
 #               data and queue-header port through multiplexers)
 #   lint        verilator --lint-only -Wall on the actor unit (top am_actor_unit),
-#               each of those three ways; the docs' tables that
-#               include/am_iface.def gives agree with it
+#               each of those three ways; and the docs' tables that
+#               include/am_iface.def gives are brought up to date with it
+#               (a line says when one is rewritten: commit it)
 #   synth-unit  yosys synth_ice40 of am_actor_unit alone -> build/rtl/synth_unit.log
 #
 # RTL_SEEDS selects the random seeds of the randomized benches.
@@ -141,7 +142,7 @@ lint: $(RTL_BUILD)/sb_mac16.v $(AM_DEFS_VH)
 	$(VERILATOR) --lint-only -Wall -I$(AM_GEN) -GTRACE=1 rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
 	$(VERILATOR) --lint-only -Wall -I$(AM_GEN) -GWD_W=20 rtl/lint.vlt $(RTL_DSP_SRCS) --top-module am_actor_unit
 	$(VERILATOR) --lint-only -Wall -I$(AM_GEN) rtl/lint.vlt $(RTL_MUX_SRCS) --top-module am_actor_unit
-	@$(AM_PY) scripts/am_iface.py docs
+	@$(AM_PY) scripts/am_iface.py docs --write
 	@echo "lint: clean"
 
 synth-unit: $(AM_DEFS_VH)
