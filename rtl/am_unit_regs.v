@@ -88,28 +88,35 @@ module am_unit_regs #(
   end
 
   // ---------------------------------------------------------------- read-back
+  // STATUS and CTRL from their fields (include/am_iface.def), whole words
+  // before the case: a case arm that sets single bits costs yosys ~15 LUTs
+  reg [31:0] status_w, ctrl_w;
+  always @(*) begin
+    status_w = 32'd0;
+    status_w[`AM_AU_STATUS_EVENT]       = open_i;
+    status_w[`AM_AU_STATUS_QUEUE_EMPTY] = q_empty_i;
+    status_w[`AM_AU_STATUS_RUN]         = run_o;
+    status_w[`AM_AU_STATUS_FAULTED]     = open_i && (cause_i != `AM_FAULT_NONE);
+    status_w[`AM_AU_STATUS_WD_HOLD]     = wd_hold_i;
+    status_w[`AM_AU_STATUS_CAUSE]       = cause_i;
+    status_w[`AM_AU_STATUS_LAST_CAUSE]  = last_cause_i;
+    ctrl_w = 32'd0;
+    ctrl_w[`AM_AU_CTRL_RUN] = run_o;
+  end
   reg [31:0] rd_reg;
   always @(*) begin
     rd_reg = 32'd0;
     case (a)
-      `AM_AU_STATUS: begin
-        rd_reg[`AM_AU_STATUS_EVENT]       = open_i;
-        rd_reg[`AM_AU_STATUS_QUEUE_EMPTY] = q_empty_i;
-        rd_reg[`AM_AU_STATUS_RUN]         = run_o;
-        rd_reg[`AM_AU_STATUS_FAULTED]     = open_i && (cause_i != `AM_FAULT_NONE);
-        rd_reg[`AM_AU_STATUS_WD_HOLD]     = wd_hold_i;
-        rd_reg[`AM_AU_STATUS_CAUSE]       = cause_i;
-        rd_reg[`AM_AU_STATUS_LAST_CAUSE]  = last_cause_i;
-      end
+      `AM_AU_STATUS: rd_reg = status_w;
       `AM_AU_WATCHDOG: rd_reg[WD_W-1:0] = wd_budget_i;
       `AM_AU_F_CAUSE: rd_reg[4:0] = f_cause_i;
       `AM_AU_F_CODE: rd_reg = f_code_i;
       `AM_AU_F_TARGET: rd_reg = f_target_i;
       `AM_AU_F_BEH: rd_reg = f_beh_i;
       `AM_AU_FAULT_HANDLER: rd_reg = fh_i;
-      `AM_AU_CTRL: rd_reg[`AM_AU_CTRL_RUN] = run_o;
+      `AM_AU_CTRL: rd_reg = ctrl_w;
       `AM_AU_BEH_COUNT: rd_reg[BEH_W:0] = beh_count_o;
-      `AM_AU_EXT_STATUS: rd_reg[2:0] = ext_i;
+      `AM_AU_EXT_STATUS: rd_reg = {29'd0, ext_i};
       `AM_AU_NEW_REF: rd_reg = {new_ref_i[15+SLOT_W:SLOT_W], {(16-SLOT_W){1'b0}}, new_ref_i[SLOT_W-1:0]};
       `AM_AU_QUEUED, `AM_AU_QUEUED2: rd_reg[QUEUE_AW-1:0] = q_count_i;
       `AM_AU_SELF: rd_reg = open_i ? self_ref_i : 32'd0;

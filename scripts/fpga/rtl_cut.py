@@ -33,7 +33,7 @@ CUTS = {
         "FAULT_HANDLER, GC_LOW, GC_PERIOD)",
         [(REGS, "      `AM_AU_WATCHDOG: rd_reg[WD_W-1:0] = wd_budget_i;\n", ""),
          (REGS, "      `AM_AU_FAULT_HANDLER: rd_reg = fh_i;\n", ""),
-         (REGS, "      `AM_AU_CTRL: rd_reg[`AM_AU_CTRL_RUN] = run_o;\n", ""),
+         (REGS, "      `AM_AU_CTRL: rd_reg = ctrl_w;\n", ""),
          (REGS, "      `AM_AU_BEH_COUNT: rd_reg[BEH_W:0] = beh_count_o;\n", ""),
          (REGS, "      `AM_AU_GC_LOW: rd_reg[SLOT_W:0] = gc_low_i;\n", ""),
          (REGS, "      `AM_AU_GC_PERIOD: rd_reg[15:0] = gc_period_i;\n", "")]),
