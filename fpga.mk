@@ -77,10 +77,22 @@ FPGA_RTL ?= rtl
 FPGA_SYN_RTL := $(call fpga_soc_rtl,$(FPGA_RTL))
 
 # ---- boards -----------------------------------------------------------------------
+# Each board's SoC sizes and CPU options (am_iface_<board>) come from
+# include/am_iface.def, as the board tops' parameter defaults do
+# (scripts/am_iface.py writes them to $(AM_GEN)/am_iface.mk).
+include $(AM_GEN)/am_iface.mk
+$(AM_GEN)/am_iface.mk: include/am_iface.def scripts/am_iface.py
+	@$(AM_PY) scripts/am_iface.py mk $@
+# board $(1)'s CPU: PicoRV32's parameters among its SoC's; the firmware's
+# instruction set: rv32im when it multiplies and divides
+fpga_cpu  = $(filter ENABLE_MUL=% ENABLE_DIV=% TWO_STAGE_SHIFT=%,$(am_iface_$(1)))
+fpga_arch = $(if $(findstring ENABLE_MUL=1 ENABLE_DIV=1,$(am_iface_$(1))),rv32im,rv32i)
+
 # <board>_FAMILY ice40|ecp5, _TOP, _DEV (P&R device flags), _PINS, _MHZ (board
 # clock: the highest round figure its build meets at every one of seeds 1-10,
-# make fpga-seeds; iCE40: icepll picks the nearest it can make), _CPU (PicoRV32's parameters;
-# the firmware's -march follows: fpga_arch), SoC parameters, RAM layout,
+# make fpga-seeds; iCE40: icepll picks the nearest it can make), _SOC (the
+# SoC's parameters: include/am_iface.def's line of the board, and the RAM),
+# RAM layout,
 # _FW = subset (one-demo firmware, built here) | full (build/fw/fw.hex), _RTL
 # (the board's own sources, relative to rtl/) and _RTL_OUT (the generic
 # sources they replace: a board-side module has the name and ports of a
@@ -96,9 +108,7 @@ icebreaker_MHZ        ?= 24
 # and sees the flip-flops (-dff: ~25 LCs fewer, a faster placement; the
 # post-synthesis simulation runs this netlist)
 icebreaker_SYNTH      := -device u -dff
-# its CPU: PicoRV32 without MUL/DIV, shifting one bit per cycle (~50 LCs less)
-icebreaker_CPU        := ENABLE_MUL=0 ENABLE_DIV=0 TWO_STAGE_SHIFT=0
-icebreaker_SOC        := TABLE_SLOTS=32 QAW=5 STATS=0 WD_W=20 $(icebreaker_CPU)
+icebreaker_SOC        := $(am_iface_icebreaker)
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 2048
 icebreaker_DEFINES    := -DAM_RAM_BRAM_WORDS=2048 -DAM_RAM_SPRAM
@@ -115,8 +125,7 @@ hx8k_TOP              := am_hx8k
 hx8k_DEV              := --hx8k --package ct256
 hx8k_PINS             := constraints/hx8k.pcf
 hx8k_MHZ              ?= 50
-hx8k_CPU              := ENABLE_MUL=1 ENABLE_DIV=1
-hx8k_SOC              := TABLE_SLOTS=32 QAW=5 RAM_WORDS=2048 STATS=0 WD_W=20 $(hx8k_CPU)
+hx8k_SOC              := $(am_iface_hx8k) RAM_WORDS=2048
 hx8k_RAM_WORDS        := 2048
 hx8k_BRAM_WORDS       := 2048
 hx8k_DEFINES          := -DAM_RAM_BRAM_WORDS=2048
@@ -147,8 +156,7 @@ ulx3s_RTL_OUT         := $(RTL_MUX_OUT)
 # firmware, as on the iCE40 boards.
 # (The SoC parameters are listed in full, as am_ulx3s' defaults, so that make
 # board-sim passes them to the simulated top as synthesis does.)
-ulx3s_CPU             := ENABLE_MUL=1 ENABLE_DIV=1
-ulx3s_SOC             := TABLE_SLOTS=128 QAW=6 STATS=1 WD_W=32 $(ulx3s_CPU)
+ulx3s_SOC             := $(am_iface_ulx3s)
 ifeq ($(ULX3S_SIZE),12k)
 ulx3s_SOC             += RAM_WORDS=8192
 ulx3s_RAM_WORDS       := 8192
@@ -169,8 +177,6 @@ ulx3s_PLL_60          := PLL_CLKI_DIV=5 PLL_CLKFB_DIV=12 PLL_CLKOP_DIV=10
 ulx3s_PLL_62.5        := PLL_CLKI_DIV=2 PLL_CLKFB_DIV=5 PLL_CLKOP_DIV=10
 
 B   = $($(BOARD)_$(1))
-# the firmware's instruction set for board $(1)'s CPU (MUL and DIV go together)
-fpga_arch = $(if $(filter ENABLE_MUL=1,$($(1)_CPU)),rv32im,rv32i)
 BD  = $(FPGA_BUILD)/$(BOARD)
 FPGA_BOARDS := icebreaker hx8k ulx3s
 fpga_board_known = [ -n "$(filter $(BOARD),$(FPGA_BOARDS))" ] || { echo "fpga: unknown BOARD=$(BOARD) (one of: $(FPGA_BOARDS))"; exit 1; }
@@ -259,7 +265,7 @@ fpga_chparams = $(foreach p,$($(1)_SOC),-set $(subst =, ,$(p))) -set BOOT_BEH $$
 # (<board>_RTL) in place of the generic ones they replace (<board>_RTL_OUT)
 fpga_board_rtl = $(filter-out $(addprefix $(2)/,$($(1)_RTL_OUT)),$(call fpga_soc_rtl,$(2))) \
                  $(addprefix $(2)/,$($(1)_RTL))
-fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog $($(1)_DEFINES) \
+fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog -I$(AM_GEN) $($(1)_DEFINES) \
 	  $(FPGA_RTL)/boards/$($(1)_TOP).v $(call fpga_board_rtl,$(1),$(FPGA_RTL)) $(PICORV32_V); \
 	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); $(FPGA_PRE_SYNTH) \
 	  synth_$($(1)_FAMILY) $($(1)_SYNTH) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP); \
@@ -276,7 +282,7 @@ $(FPGA_BUILD)/%/synth.cfg: FORCE
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \
                              $(FPGA_BUILD)/%/synth.cfg \
-                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL)
+                             $(FPGA_RTL)/boards/*.v $(FPGA_SYN_RTL) $(AM_DEFS_VH)
 	@echo "fpga: synthesizing $* ($($*_TOP), $(call fpga_mhz,$*) MHz, demo $(FPGA_NAME) = behavior $$(cat $(FPGA_BUILD)/$*/boot.id))"
 	@s=$$(date +%s); $(call fpga_yosys,$*,$(FPGA_BUILD)/$*/ram_rand.hex,$@,,synth) \
 	  || { rm -f $@; tail -20 $(FPGA_BUILD)/$*/synth.log; exit 1; }; \
@@ -389,7 +395,7 @@ fpga_report = .venv/bin/python scripts/fpga/fpga_report.py --board $(1) --family
 # (-noflatten), one line per block
 fpga-blocks: deps
 	@$(fpga_board_known)
-	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(BD)/ram_rand.hex
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(BD)/ram_rand.hex $(AM_DEFS_VH)
 	@$(call fpga_yosys,$(BOARD),$(BD)/ram_rand.hex,,,blocks,-noflatten) \
 	  || { tail -20 $(BD)/blocks.log; exit 1; }
 	@.venv/bin/python scripts/fpga/fpga_blocks.py $(BD)/blocks.stat $(BOARD)
@@ -480,7 +486,7 @@ PS       := $(FPGA_BUILD)/$(PS_BOARD)/postsynth
 
 # the RTL of a board top with an image in Icarus (tests/fpga/tb_board.v):
 # $(1) board, $(2) the .vvp, $(3) the image (iCE40: split into its RAM banks)
-fpga_tb_iverilog = iverilog -g2012 -o $(2) -s tb_board -DBOARD_$(shell echo $(1) | tr a-z A-Z) \
+fpga_tb_iverilog = iverilog -g2012 -I$(AM_GEN) -o $(2) -s tb_board -DBOARD_$(shell echo $(1) | tr a-z A-Z) \
 	  $(if $(filter ice40,$($(1)_FAMILY)),-DNO_ICE40_DEFAULT_ASSIGNMENTS) $($(1)_DEFINES) \
 	  -Ptb_board.UART_DIV=$(call fpga_uart_div,$(1)) -Ptb_board.CLK_HZ=$(call fpga_clk_hz,$(1)) \
 	  -Ptb_board.BOOT_BEH=$$(cat $(FPGA_BUILD)/$(1)/boot.id) -Ptb_board.FIRMWARE=\"$(3)\" \
@@ -511,7 +517,7 @@ $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
 	@mkdir -p $(dir $@)
 	@$(call fpga_expected,$(PS_BOARD),$@)
 
-$(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v \
+$(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v $(AM_DEFS_VH) \
                rtl/boards/am_icebreaker.v $(call fpga_board_rtl,$(PS_BOARD),rtl)
 	$(call fpga_tb_iverilog,$(PS_BOARD),$@,$(PS)/fw.hex) 2>&1 | grep -v "warning: \|: \.\.\. " || true
 	@test -f $@
@@ -558,7 +564,7 @@ board-sim: deps
 	@$(fpga_board_known)
 	@mkdir -p $(BS)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(call fpga_fw,$(BOARD)) \
-	  $(FPGA_AM_RUN) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
+	  $(FPGA_AM_RUN) $(AM_DEFS_VH) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
 	@$(if $(bs_ice40),scripts/fpga/split_hex.sh $(call fpga_fw,$(BOARD)) $(call B,BRAM_WORDS) $(BS)/fw.hex, \
 	  cp $(call fpga_fw,$(BOARD)) $(BS)/fw.hex)
 	@$(call fpga_expected,$(BOARD),$(BS)/expected.txt)

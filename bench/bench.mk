@@ -51,12 +51,12 @@ BENCH_C_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -DNDEBUG
 BENCH_SIM    := $(or $(SIM_DIR),$(BUILD)/sim)/am-sim
 BENCH_HW_DEP := $(if $(SIM_DIR),sim)
 # The boards (fpga.mk): each one's figures come from a simulation of its own
-# CPU (<board>_CPU) at its own clock (<board>/clock). A board whose CPU is not
+# CPU (fpga.mk's fpga_cpu: PicoRV32's parameters in include/am_iface.def) at its own clock (<board>/clock). A board whose CPU is not
 # the simulation's (rv32im, two-stage shifts) gets its own model and images:
 # the same make with BUILD=build/cpu-BOARD (~3 min once). Its table and queue
 # stay the simulation's, so that every workload fits.
 BENCH_SIM_CPU   := ENABLE_MUL=1 ENABLE_DIV=1
-bench_own_cpu    = $(filter-out $(BENCH_SIM_CPU) TWO_STAGE_SHIFT=1,$($(1)_CPU))
+bench_own_cpu    = $(filter-out $(BENCH_SIM_CPU) TWO_STAGE_SHIFT=1,$(call fpga_cpu,$(1)))
 BENCH_CPU_BOARDS = $(if $(SIM_DIR),$(foreach b,$(FPGA_BOARDS),$(if $(call bench_own_cpu,$(b)),$(b))))
 bench_board_sim  = $(if $(call bench_own_cpu,$(1)),$(BUILD)/cpu-$(1)/sim/am-sim,$(BENCH_SIM))
 # "board=MHz=am-sim" per board, for bench/hw.sh
@@ -92,9 +92,9 @@ bench: bench-build $(BENCH_HW_DEP)
 
 # the simulators of every board's CPU, and the boards' clocks
 bench-hw-sims: $(BENCH_HW_DEP) $(foreach b,$(FPGA_BOARDS),$(FPGA_BUILD)/$(b)/clock)
-	@$(foreach b,$(BENCH_CPU_BOARDS),echo "bench-hw: the $(b)'s CPU ($($(b)_CPU)), firmware -march=$(call fpga_arch,$(b)): $(BUILD)/cpu-$(b)"; \
+	@$(foreach b,$(BENCH_CPU_BOARDS),echo "bench-hw: the $(b)'s CPU ($(call fpga_cpu,$(b))), firmware -march=$(call fpga_arch,$(b)): $(BUILD)/cpu-$(b)"; \
 	  $(MAKE) --no-print-directory BUILD=$(BUILD)/cpu-$(b) FW_ARCH=$(call fpga_arch,$(b)) \
-	    SIM_GPARAMS="$(addprefix -G,$($(b)_CPU))" sim > $(BUILD)/cpu-$(b).log 2>&1 \
+	    SIM_GPARAMS="$(addprefix -G,$(call fpga_cpu,$(b)))" sim > $(BUILD)/cpu-$(b).log 2>&1 \
 	  || { tail -20 $(BUILD)/cpu-$(b).log; exit 1; };)
 
 # Refreshes report.md's hardware section when a host report exists.

@@ -27,9 +27,10 @@
  *              the dispatch loop. Behaviors hold no resources, so nothing
  *              of the abandoned behavior needs undoing.
  */
-#define SYS_BASE        0x30000000
-#define SYS_RESTART     0x18
-#define SYS_RESTART_PC  0x1c
+/* the registers of include/am_iface.def as symbols (SYS_BASE, SYS_RESTART, ...) */
+#define AM_IF_BLOCK(blk, base, bits, doc, notes) .equ blk##_BASE, base;
+#define AM_IF_REG(blk, name, off, acc, cyc, doc) .equ blk##_##name, off;
+#include "am_iface.def"
 
     .section .text.start, "ax"
     .globl _start

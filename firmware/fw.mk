@@ -13,4 +13,4 @@ FW_CFLAGS := -march=$(FW_ARCH) -mabi=ilp32 -O2 -flto -g -std=c11 -Wall -Wextra -
              -ffunction-sections -fdata-sections -msmall-data-limit=0 \
              -Iinclude -Ilib -Ifirmware
 FW_SRC    := firmware/crt0.S $(wildcard firmware/*.c) $(wildcard lib/*.c)
-FW_HDR    := include/am.h $(wildcard firmware/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def)
+FW_HDR    := include/am.h include/am_iface.h include/am_iface.def $(wildcard firmware/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def)

@@ -20,21 +20,21 @@ uint32_t am_msg_len(const am_ctx *ctx) { (void)ctx; return AU(AU_MSG_LEN); }
 am_word am_msg(const am_ctx *ctx, uint32_t i)
 {
     (void)ctx;
-    return i < AU_WORDS ? AU(AU_MSG(i)) : 0;
+    return i < AU_WORDS ? AU(AU_MSG_W(i)) : 0;
 }
 
 am_word am_state(const am_ctx *ctx, uint32_t i)
 {
     (void)ctx;
-    return i < AU_WORDS ? AU(AU_STATE(i)) : 0;
+    return i < AU_WORDS ? AU(AU_STATE_W(i)) : 0;
 }
 
 am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *state)
 {
     (void)ctx;
     uint32_t k = words_to_write(n);
-    for (uint32_t i = 0; i < k; i++) AU(AU_NEW_STATE(i)) = state[i];
-    AU(AU_CREATE(clamp_len(n))) = beh;
+    for (uint32_t i = 0; i < k; i++) AU(AU_NEW_STATE_W(i)) = state[i];
+    AU(AU_CREATE_N(clamp_len(n))) = beh;
     return AU(AU_NEW_REF);
 }
 
@@ -42,16 +42,16 @@ void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
 {
     (void)ctx;
     uint32_t k = words_to_write(n);
-    for (uint32_t i = 0; i < k; i++) AU(AU_MSG(i)) = msg[i];
-    AU(AU_SEND(clamp_len(n))) = target;
+    for (uint32_t i = 0; i < k; i++) AU(AU_MSG_W(i)) = msg[i];
+    AU(AU_SEND_N(clamp_len(n))) = target;
 }
 
 void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *state)
 {
     (void)ctx;
     uint32_t k = words_to_write(n);
-    for (uint32_t i = 0; i < k; i++) AU(AU_STATE(i)) = state[i];
-    AU(AU_BECOME(clamp_len(n))) = beh;
+    for (uint32_t i = 0; i < k; i++) AU(AU_STATE_W(i)) = state[i];
+    AU(AU_BECOME_N(clamp_len(n))) = beh;
 }
 
 int am_fault(const am_ctx *ctx, am_fault_info *info)
@@ -75,6 +75,6 @@ void am_set_fault_handler(am_ctx *ctx, am_ref handler)
 void am_fail(am_ctx *ctx, am_word code)
 {
     (void)ctx;
-    AU(AU_ABORT(AM_FAULT_FAIL)) = code;
+    AU(AU_ABORT_C(AM_FAULT_FAIL)) = code;
     fw_restart();
 }

@@ -65,23 +65,23 @@ void fw_main(void)
     AU(AU_BEH_COUNT) = fw_nbehaviors;
     AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;
     uint32_t gc = SYS(SYS_GC_CONFIG);      /* the testbench's collector settings */
-    if (gc >> 31) {
-        AU(AU_GC_LOW) = (gc >> 16) & 0xffu;
-        AU(AU_GC_PERIOD) = gc & 0xffffu;
+    if (gc & SYS_GC_CONFIG_SET) {
+        AU(AU_GC_LOW) = (gc & SYS_GC_CONFIG_LOW) >> SYS_GC_CONFIG_LOW_LSB;
+        AU(AU_GC_PERIOD) = (gc & SYS_GC_CONFIG_PERIOD) >> SYS_GC_CONFIG_PERIOD_LSB;
     }
     /* SYS.BOOT_BEH 0 (the console, never a boot behavior): the image's own
      * boot behavior, from its header (crt0.S) */
     am_beh boot_beh = SYS(SYS_BOOT_BEH);
     if (boot_beh == 0) boot_beh = fw_image_header[FW_HDR_BOOT];
-    AU(AU_SPAWN(0)) = boot_beh;
+    AU(AU_SPAWN_N(0)) = boot_beh;
     am_ref boot = AU(AU_NEW_REF);
     if (AU(AU_EXT_STATUS) != 0 || boot == AM_NIL) {
         fw_puts("firmware: cannot spawn the boot actor\n");
         fw_halt(FW_HALT_BOOT_FAILED);
     }
     uint32_t arg = SYS(SYS_BOOT_ARG);
-    AU(AU_MSG(0)) = arg;
-    AU(AU_INJECT(arg ? 1 : 0)) = boot;
+    AU(AU_MSG_W(0)) = arg;
+    AU(AU_INJECT_N(arg ? 1 : 0)) = boot;
     if (AU(AU_EXT_STATUS) != 0) {
         fw_puts("firmware: cannot inject the boot message\n");
         fw_halt(FW_HALT_BOOT_FAILED);
@@ -161,7 +161,7 @@ void fw_trap(uint32_t why, uint32_t pc)
         return;
     }
     uint32_t kind = why & SYS_RESTART_KIND;
-    if (kind == SYS_RESTART_WATCHDOG) return;   /* acknowledged at an earlier restart */
+    if (kind == SYS_RESTART_KIND_WATCHDOG) return;   /* acknowledged at an earlier restart */
     /* The stack guard stopped a store while no transaction was open (in one,
      * the unit aborted it with STACK and holds: handled above) */
     if (why & SYS_RESTART_STACK) {
@@ -175,8 +175,8 @@ void fw_trap(uint32_t why, uint32_t pc)
         fw_puts("firmware: trap outside a behavior\n");
         fw_halt(FW_HALT_PANIC);
     }
-    uint32_t cause = kind == SYS_RESTART_TRAP ? trap_cause(why, pc) : AM_FAULT_TRAP_BUS;
-    AU(AU_ABORT(cause)) = 0;
+    uint32_t cause = kind == SYS_RESTART_KIND_TRAP ? trap_cause(why, pc) : AM_FAULT_TRAP_BUS;
+    AU(AU_ABORT_C(cause)) = 0;
 }
 
 /* ---- built-in behaviors (ids 0..2), as the host runtime has them ---------- */

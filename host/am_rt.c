@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "am_console.h"
+#include "am_iface.h"
 #include "am_trace.h"
 
 #define SLOT_OF(ref) ((ref) & 0xffffu)
@@ -252,15 +253,16 @@ const char *am_strerror(am_status s)
 void am_config_default(am_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->table_size = 128;
-    cfg->queue_depth = 63;
-    cfg->msg_words = AM_MAX_MSG_WORDS;
-    cfg->state_words = AM_MAX_STATE_WORDS;
-    cfg->max_sends = 8;
-    cfg->max_creates = 4;
+    /* the hardware's defaults (include/am_iface.def) */
+    cfg->table_size = AM_DEFAULT_TABLE_SLOTS;
+    cfg->queue_depth = (1u << AM_DEFAULT_QUEUE_AW) - 1;   /* one entry kept free */
+    cfg->msg_words = AM_DEFAULT_MSG_WORDS;
+    cfg->state_words = AM_DEFAULT_STATE_WORDS;
+    cfg->max_sends = AM_DEFAULT_MAX_SENDS;
+    cfg->max_creates = AM_DEFAULT_MAX_CREATES;
     cfg->fault_handler = AM_CONSOLE;
-    cfg->gc_low = 4;      /* = max_creates: a transaction always finds its slots */
-    cfg->gc_period = 1024;
+    cfg->gc_low = AM_DEFAULT_MAX_CREATES;   /* = max_creates: a transaction always finds its slots */
+    cfg->gc_period = AM_DEFAULT_GC_PERIOD;
     cfg->watchdog_ms = 1000;
 }
 

@@ -135,26 +135,11 @@ void am_print_hex(am_ctx *ctx, uint32_t v);
 
 /* ---- fault causes ---------------------------------------------------------
  * Shared by the reference runtime and the hardware (the numbers appear in
- * fault records, traces and the actor unit's registers). docs/semantics.md. */
+ * fault records, traces and the actor unit's registers): AM_FAULT_<NAME>,
+ * from include/am_iface.def (docs/faults.md has the table). */
 enum am_fault {
-    AM_FAULT_NONE             = 0,
-    AM_FAULT_FAIL             = 1,  /* am_fail(code) */
-    AM_FAULT_BAD_REF          = 2,  /* SEND to a never-valid or stale ref */
-    AM_FAULT_BAD_BEHAVIOR     = 3,  /* CREATE/BECOME with an unknown id */
-    AM_FAULT_MSG_TOO_LONG     = 4,  /* SEND with n > message bound */
-    AM_FAULT_STATE_TOO_LONG   = 5,  /* CREATE/BECOME with n > state bound */
-    AM_FAULT_TOO_MANY_SENDS   = 6,  /* more sends than the per-txn bound */
-    AM_FAULT_TOO_MANY_CREATES = 7,  /* more creates than the per-txn bound */
-    AM_FAULT_TABLE_FULL       = 8,  /* CREATE with no free actor slot */
-    AM_FAULT_QUEUE_FULL       = 9,  /* commit would overflow the queue */
-    AM_FAULT_DEAD_TARGET      = 10, /* dispatched event's target not live */
-    AM_FAULT_TRAP_ILLEGAL     = 11, /* firmware: illegal instruction */
-    AM_FAULT_TRAP_MISALIGNED  = 12, /* firmware: misaligned load/store or jump target */
-    AM_FAULT_TRAP_BUS         = 13, /* firmware: access outside memory */
-    AM_FAULT_TRAP_EBREAK      = 14, /* firmware: ebreak */
-    AM_FAULT_WATCHDOG         = 15, /* per-dispatch cycle budget exceeded */
-    AM_FAULT_STACK            = 16, /* firmware: a store below the stack region
-                                       (the stack overflowed its budget) */
+#define AM_IF_CAUSE(name, value, doc) AM_FAULT_##name = value,
+#include "am_iface.def"
     AM_FAULT_COUNT_
 };
 const char *am_fault_name(uint32_t cause); /* "FAIL", "BAD_REF", ... */

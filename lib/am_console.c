@@ -28,10 +28,8 @@ static uint32_t put_str(char *buf, const char *s)
 const char *am_fault_name(uint32_t cause)
 {
     static const char *const names[AM_FAULT_COUNT_] = {
-        "NONE", "FAIL", "BAD_REF", "BAD_BEHAVIOR", "MSG_TOO_LONG",
-        "STATE_TOO_LONG", "TOO_MANY_SENDS", "TOO_MANY_CREATES", "TABLE_FULL",
-        "QUEUE_FULL", "DEAD_TARGET", "TRAP_ILLEGAL", "TRAP_MISALIGNED",
-        "TRAP_BUS", "TRAP_EBREAK", "WATCHDOG", "STACK",
+#define AM_IF_CAUSE(name, value, doc) [value] = #name,
+#include "am_iface.def"
     };
     return cause < AM_FAULT_COUNT_ ? names[cause] : "UNKNOWN";
 }

@@ -43,21 +43,22 @@
 //   header port through multiplexers -- with the same behavior, cycle for
 //   cycle.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_actor_unit #(
-  parameter integer TABLE_SLOTS     = 128, // actor slots (slot 0 = console)
-  parameter integer QUEUE_AW        = 6,   // 2^QUEUE_AW physical queue entries
-  parameter integer MSG_WORDS       = 8,   // 2, 4 or 8
-  parameter integer STATE_WORDS     = 8,   // 2, 4 or 8
-  parameter integer MAX_SENDS       = 8,   // per transaction, 1..15
-  parameter integer MAX_CREATES     = 4,   // per transaction, 2..15
+  parameter integer TABLE_SLOTS     = `AM_DEFAULT_TABLE_SLOTS, // actor slots (slot 0 = console)
+  parameter integer QUEUE_AW        = `AM_DEFAULT_QUEUE_AW,  // 2^QUEUE_AW physical queue entries
+  parameter integer MSG_WORDS       = `AM_DEFAULT_MSG_WORDS,  // 2, 4 or 8
+  parameter integer STATE_WORDS     = `AM_DEFAULT_STATE_WORDS,  // 2, 4 or 8
+  parameter integer MAX_SENDS       = `AM_DEFAULT_MAX_SENDS,  // per transaction, 1..15
+  parameter integer MAX_CREATES     = `AM_DEFAULT_MAX_CREATES,  // per transaction, 2..15
   parameter integer BEH_W           = 8,   // behavior id bits (BEH_COUNT <= 2^BEH_W)
-  parameter integer BEH_COUNT_RESET = 3,   // built-in behaviors valid from reset
+  parameter integer BEH_COUNT_RESET = `AM_DEFAULT_BEH_COUNT_RESET,  // built-in behaviors valid from reset
   parameter integer TRACE           = 0,
   // watchdog budget bits: a WATCHDOG write of 2^WD_W or more sets the
   // largest budget, 2^WD_W - 1 (small FPGA builds: 20, the firmware's
   // 1,000,000 cycles fit)
-  parameter integer WD_W            = 32,
+  parameter integer WD_W            = `AM_DEFAULT_WD_W,
   // 1: the statistics counters (CYCLES, SEQ/DISPATCHES, COMMITS,
   // ABORTS/FAULTS, QUEUE_HWM, LIVE, the GC counters); 0: they read 0 and
   // cost no logic (small FPGA builds)
@@ -96,13 +97,14 @@ module am_actor_unit #(
   output wire [31:0]             trace_code_o
 );
   localparam integer SLOT_W = $clog2(TABLE_SLOTS);
+  localparam [4:0]   F_BAD_REF = `AM_FAULT_BAD_REF;
   localparam integer HDR_W  = 16 + SLOT_W + 4;
   localparam integer META_W = 24 + BEH_W;   // ..., slen, pin, mark
   localparam integer MIW    = $clog2(MSG_WORDS);
   localparam integer SIW    = $clog2(STATE_WORDS);
   localparam integer SW     = $clog2(MAX_SENDS + 1);
   localparam integer CW     = $clog2(MAX_CREATES + 1);
-  localparam [15:0]  GC_PERIOD_RESET = 16'd1024;
+  localparam [15:0]  GC_PERIOD_RESET = `AM_DEFAULT_GC_PERIOD;
 
   wire [7:0] a   = mem_addr_i[9:2];
   wire [3:0] a_n = a[3:0];
@@ -338,7 +340,7 @@ module am_actor_unit #(
     .create_slot_i(peek_slot), .create_go_o(create_go),
     .become_i(a_become), .become_n_i(a_n), .become_beh_ok_i(w_beh_ok),
     .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
-    .bfail_i(a_abort || set_fh_bad), .bfail_cause_i(set_fh_bad ? 4'd2 : a_n),
+    .bfail_i(a_abort || set_fh_bad), .bfail_cause_i(set_fh_bad ? F_BAD_REF[3:0] : a_n),
     .afail_i(wd_fire), .afail_cause_i(wd_cause),
     .qfull_i(a_commit && !commit_ok),
     .cause_o(cause), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),

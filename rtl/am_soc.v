@@ -4,20 +4,22 @@
 //   0x0000_0000  RAM (RAM_WORDS x 32; code, data, stack; firmware image)
 //   0x1000_0000  actor unit registers (docs/actor-unit.md)
 //   0x2000_0000  UART (rtl/am_uart.v)
-//   0x3000_0000  SYS: +0 BOOT_BEH (R), +4 HALT (W: exit code), +8 RAM_BYTES (R),
-//                +C REPORT (W: one word of the end-of-run report, to report_*_o),
-//                +10 BOOT_ARG (R: the boot message's word; 0 = an empty message),
-//                +14 GC_CONFIG (R: gc_cfg_i; bit 31 set: the firmware writes the
-//                    unit's GC_LOW = bits 23:16 and GC_PERIOD = bits 15:0 at boot)
-//                +18 RESTART (R: why the core was last restarted, bits 1:0, see
-//                    below; until RESTART_PC is read, bit 2: the core's last
-//                    fetch followed the one before it (+4), bit 3: it was
+//   0x3000_0000  SYS: BOOT_BEH (R), HALT (W: exit code), RAM_BYTES (R),
+//                REPORT (W: one word of the end-of-run report, to report_*_o),
+//                BOOT_ARG (R: the boot message's word; 0 = an empty message),
+//                GC_CONFIG (R: gc_cfg_i; SET: the firmware writes the unit's
+//                    GC_LOW and GC_PERIOD from its fields at boot)
+//                RESTART (R: why the core was last restarted, KIND, see
+//                    below; until RESTART_PC is read, SEQ: the core's last
+//                    fetch followed the one before it (+4), IN_RAM: it was
 //                    in RAM)
-//                +1C RESTART_PC (R: the address of the core's last
+//                RESTART_PC (R: the address of the core's last
 //                    instruction fetch before the restart, kept until read;
 //                    see "restart" below)
-//                +20 STACK_LIMIT (RW, write-once: the firmware's first
+//                STACK_LIMIT (RW, write-once: the firmware's first
 //                    non-zero write sets it until reset; see "stack guard")
+//   (bases, offsets and fields: include/am_iface.def, here as am_defs.vh's
+//   `AM_* macros; docs/architecture.md has the table)
 //   anything else, and RAM addresses past its end: bus error -- the access
 //   completes (reads return 0, writes are ignored) and the core is restarted.
 // Traps without interrupts: PicoRV32 runs with ENABLE_IRQ=0 (its IRQ logic
@@ -32,7 +34,7 @@
 // aborts the transaction instead of booting (docs/firmware.md).
 // Stack guard: once STACK_LIMIT is set, a store by the core to RAM below it
 // -- the image and .bss, which behaviors never write -- is not performed: it
-// completes as a bus error with RESTART bit 4 set, and stack_o pulses so
+// completes as a bus error with RESTART.STACK set, and stack_o pulses so
 // the actor unit aborts the transaction with cause STACK. The stack grows
 // down from the top of RAM towards STACK_LIMIT (the end of .bss, from the
 // image header), so a stack overflow stops at its first store below it,
@@ -40,19 +42,20 @@
 // Promises: no access ever hangs the bus; during the restart cycle no slave
 // sees an access.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_soc #(
-  parameter integer RAM_WORDS   = 16384,     // 64 KiB
+  parameter integer RAM_WORDS   = `AM_DEFAULT_RAM_WORDS,
   parameter         FIRMWARE    = "",        // $readmemh image of the RAM
   parameter integer UART_DIV    = 104,
   parameter integer UART_DIV_RW = 1,         // 0: the UART's divider is fixed (FPGA boards)
   parameter [0:0]   ENABLE_MUL  = 1,
   parameter [0:0]   ENABLE_DIV  = 1,
-  parameter integer TABLE_SLOTS = 128,
-  parameter integer QAW         = 6,
+  parameter integer TABLE_SLOTS = `AM_DEFAULT_TABLE_SLOTS,
+  parameter integer QAW         = `AM_DEFAULT_QUEUE_AW,
   parameter integer TRACE       = 0,         // 1: drive the trace port (simulation)
   parameter integer STATS       = 1,         // 0: no statistics counters (small FPGA builds)
-  parameter integer WD_W        = 32,        // watchdog budget bits (am_actor_unit)
+  parameter integer WD_W        = `AM_DEFAULT_WD_W,   // watchdog budget bits (am_actor_unit)
   // PicoRV32's TWO_STAGE_SHIFT: 0 shifts one bit per cycle (~50 iCE40 LCs
   // less; the UP5K build), 1 four bits per cycle
   parameter [0:0]   TWO_STAGE_SHIFT = 1
@@ -135,7 +138,8 @@ module am_soc #(
   localparam integer RAW = $clog2(RAM_WORDS);
   localparam         RAM_POW2 = (1 << RAW) == RAM_WORDS;
   function automatic [3:0] region(input [31:2] addr);   // {sys, uart, unit, ram}
-    region = {addr[31:28] == 4'h3, addr[31:28] == 4'h2, addr[31:28] == 4'h1,
+    region = {addr[31:28] == `AM_SYS_REGION, addr[31:28] == `AM_UART_REGION,
+              addr[31:28] == `AM_AU_REGION,
               RAM_POW2 ? (addr[31:RAW+2] == 0)
                        : (addr[31:28] == 4'h0 && {6'd0, addr[27:2]} < RAM_WORDS)};
   endfunction
@@ -156,7 +160,7 @@ module am_soc #(
   reg            guard_q;
   wire           guard_d = la_go ? (la_write && rgn_d[0] && la_addr[RAW+1:2] < slim_q) : guard_q;
   wire       we_d    = la_go ? la_write : we;
-  wire [1:0] ua_d    = la_go ? la_addr[3:2] : mem_addr[3:2];  // UART register
+  wire [`AM_UART_AW-1:0] ua_d = la_go ? la_addr[`AM_UART_AW+1:2] : mem_addr[`AM_UART_AW+1:2];  // UART register
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       rgn_q   <= 4'd0;
@@ -173,6 +177,7 @@ module am_soc #(
   wire sel_sys = acc && rgn_q[3];
   wire sel_stk = acc && guard_q;                  // a store the guard stops (into RAM)
   wire sel_err = acc && (rgn_q == 4'd0 || guard_q);
+  wire [`AM_SYS_AW-1:0] sa = mem_addr[`AM_SYS_AW+1:2];   // the SYS register
 
   // ---- stack guard (see the header) ------------------------------------------
   // STACK_LIMIT is written once: a behavior cannot lower it (its writes after
@@ -180,7 +185,7 @@ module am_soc #(
   // cycle; the unit aborts the open transaction with STACK (first fault wins).
   always @(posedge clk_i) begin
     if (!rst_ni) slim_q <= {RAW{1'b0}};
-    else if (sel_sys && we && mem_addr[5:2] == 4'd8 && slim_q == {RAW{1'b0}})
+    else if (sel_sys && we && sa == `AM_SYS_STACK_LIMIT && slim_q == {RAW{1'b0}})
       slim_q <= mem_wdata[RAW+1:2];
   end
   wire stack_hit = sel_stk;
@@ -195,7 +200,7 @@ module am_soc #(
   wire [31:0] urt_rdata;
   am_uart #(.DIV(UART_DIV), .DIV_RW(UART_DIV_RW)) uart (
     .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_urt), .ready_o(urt_ready),
-    .tx_full_d_o(urt_full_d), .addr_i(mem_addr[3:2]), .wdata_i(mem_wdata), .we_i(we),
+    .tx_full_d_o(urt_full_d), .addr_i(mem_addr[`AM_UART_AW+1:2]), .wdata_i(mem_wdata), .we_i(we),
     .rdata_o(urt_rdata),
     .tx_o(uart_tx_o), .rx_i(uart_rx_i), .tx_strobe_o(con_strobe_o), .tx_byte_o(con_byte_o));
 
@@ -215,15 +220,21 @@ module am_soc #(
   // SYS registers and the bus-error responder complete at once.
   reg [31:0] sys_rdata;
   always @(*) begin
-    case (mem_addr[5:2])
-      4'd0:    sys_rdata = boot_beh_i;
-      4'd2:    sys_rdata = RAM_WORDS * 4;
-      4'd4:    sys_rdata = boot_arg_i;
-      4'd5:    sys_rdata = gc_cfg_i;
-      4'd6:    sys_rdata = {27'd0, rs_stack_q, rs_hold_q && lpc_ram_q, rs_hold_q && lseq_q, rs_cause_q};
-      4'd7:    sys_rdata = {{(30-RAW){1'b0}}, lpc_q, 2'b00};
-      4'd8:    sys_rdata = {{(30-RAW){1'b0}}, slim_q, 2'b00};
-      default: sys_rdata = 32'd0;
+    sys_rdata = 32'd0;
+    case (sa)
+      `AM_SYS_BOOT_BEH:    sys_rdata = boot_beh_i;
+      `AM_SYS_RAM_BYTES:   sys_rdata = RAM_WORDS * 4;
+      `AM_SYS_BOOT_ARG:    sys_rdata = boot_arg_i;
+      `AM_SYS_GC_CONFIG:   sys_rdata = gc_cfg_i;
+      `AM_SYS_RESTART: begin
+        sys_rdata[`AM_SYS_RESTART_KIND]   = rs_cause_q;
+        sys_rdata[`AM_SYS_RESTART_SEQ]    = rs_hold_q && lseq_q;
+        sys_rdata[`AM_SYS_RESTART_IN_RAM] = rs_hold_q && lpc_ram_q;
+        sys_rdata[`AM_SYS_RESTART_STACK]  = rs_stack_q;
+      end
+      `AM_SYS_RESTART_PC:  sys_rdata = {{(30-RAW){1'b0}}, lpc_q, 2'b00};
+      `AM_SYS_STACK_LIMIT: sys_rdata = {{(30-RAW){1'b0}}, slim_q, 2'b00};
+      default:             sys_rdata = 32'd0;
     endcase
   end
 
@@ -232,7 +243,7 @@ module am_soc #(
       halt_o      <= 1'b0;
       halt_code_o <= 32'd0;
       halt_ok_o   <= 1'b0;
-    end else if (sel_sys && we && mem_addr[5:2] == 4'd1) begin
+    end else if (sel_sys && we && sa == `AM_SYS_HALT) begin
       halt_o      <= 1'b1;
       halt_code_o <= mem_wdata;
       halt_ok_o   <= (mem_wdata == 32'd0);
@@ -243,7 +254,7 @@ module am_soc #(
   assign dbg_au_we_o    = we;
   assign dbg_au_addr_o  = mem_addr[9:0];
 
-  assign report_strobe_o = sel_sys && we && mem_addr[5:2] == 4'd3;
+  assign report_strobe_o = sel_sys && we && sa == `AM_SYS_REPORT;
   assign report_word_o   = mem_wdata;
 
   // mem_ready, a cycle ahead: the RAM answers the cycle after an access
@@ -251,7 +262,7 @@ module am_soc #(
   // write while the holding register is full; SYS and the bus-error
   // responder (a store the stack guard stops too) answer at once.
   wire ready_d = bus_on_d && ((sel_ram && !ram_ready) || au_ready_d ||
-                 (acc_d && rgn_d[2] && !(we_d && ua_d == 2'd0 && urt_full_d)) ||
+                 (acc_d && rgn_d[2] && !(we_d && ua_d == `AM_UART_TXDATA && urt_full_d)) ||
                  (acc_d && (rgn_d[3] || rgn_d == 4'd0 || guard_d)));
   reg  ready_q;
   always @(posedge clk_i) begin
@@ -305,8 +316,9 @@ module am_soc #(
   // means the instruction before it trapped (lpc - 4); any other means a
   // jump or branch to a misaligned address. The firmware decodes the
   // instruction there (firmware/fw_main.c); a restart freezes lpc / lseq
-  // (RESTART bits 3:2, RESTART_PC) until the firmware has read RESTART_PC.
-  localparam [1:0] RS_TRAP = 2'd1, RS_BUS = 2'd2, RS_WATCHDOG = 2'd3;
+  // (RESTART.SEQ / IN_RAM, RESTART_PC) until the firmware has read RESTART_PC.
+  localparam [1:0] RS_TRAP = `AM_SYS_RESTART_KIND_TRAP, RS_BUS = `AM_SYS_RESTART_KIND_BUS,
+                   RS_WATCHDOG = `AM_SYS_RESTART_KIND_WATCHDOG;
   reg            wd_seen_q, mv_idle_q;
   reg  [1:0]     rs_cause_q;
   reg  [RAW-1:0] lpc_q;
@@ -325,11 +337,11 @@ module am_soc #(
       rs_stack_q <= 1'b0;
     end else begin
       cpu_rst_q <= restart_d;
-      if (restart_d) rs_stack_q <= !wd_rise && sel_stk;   // RESTART bit 4: the guard's
+      if (restart_d) rs_stack_q <= !wd_rise && sel_stk;   // RESTART.STACK: the guard's
       if (!cpu_rst_q) wd_seen_q <= au_wd_irq;   // a rise in the restart cycle counts next cycle
       if (restart_d) rs_cause_q <= rs_cause_d;
       if (restart_d) rs_hold_q <= 1'b1;
-      else if (sel_sys && !we && mem_addr[5:2] == 4'd7) rs_hold_q <= 1'b0;   // RESTART_PC read
+      else if (sel_sys && !we && sa == `AM_SYS_RESTART_PC) rs_hold_q <= 1'b0;   // RESTART_PC read
       mv_idle_q <= cpu_rst_q || !mem_valid || mem_ready;   // the next valid cycle starts an access
     end
   end

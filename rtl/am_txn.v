@@ -25,6 +25,7 @@
 //   bw_*) so that self's state as of dispatch stays untouched until the
 //   commit copies them.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_txn #(
   parameter integer MSG_WORDS   = 8,
@@ -78,11 +79,13 @@ module am_txn #(
   localparam integer CW  = $clog2(MAX_CREATES + 1);
   localparam integer CIW = $clog2(MAX_CREATES);
 
-  localparam [4:0] F_FAIL = 5'd1, F_BAD_REF = 5'd2, F_BAD_BEH = 5'd3,
-                   F_MSG_LONG = 5'd4, F_STATE_LONG = 5'd5, F_MANY_SENDS = 5'd6,
-                   F_MANY_CREATES = 5'd7, F_TABLE_FULL = 5'd8, F_QUEUE_FULL = 5'd9;
+  localparam [4:0] F_FAIL = `AM_FAULT_FAIL, F_BAD_REF = `AM_FAULT_BAD_REF,
+                   F_BAD_BEH = `AM_FAULT_BAD_BEHAVIOR, F_MSG_LONG = `AM_FAULT_MSG_TOO_LONG,
+                   F_STATE_LONG = `AM_FAULT_STATE_TOO_LONG, F_MANY_SENDS = `AM_FAULT_TOO_MANY_SENDS,
+                   F_MANY_CREATES = `AM_FAULT_TOO_MANY_CREATES, F_TABLE_FULL = `AM_FAULT_TABLE_FULL,
+                   F_QUEUE_FULL = `AM_FAULT_QUEUE_FULL;
 
-  wire ok = (cause_o == 5'd0);
+  wire ok = (cause_o == `AM_FAULT_NONE);
 
   wire send_long    = (send_n_i > MSG_WORDS[3:0]);
   wire send_many    = (nsends_o == MAX_SENDS[SW-1:0]);

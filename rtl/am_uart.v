@@ -23,6 +23,7 @@
 // simulation testbench reads the console there). tx_full_d_o is the holding
 // register's next state, so the SoC can compute its bus ready a cycle ahead.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_uart #(
   parameter integer DIV    = 104,  // cycles per bit at reset (12 MHz / 115200)
@@ -57,7 +58,7 @@ module am_uart #(
   reg [CW-1:0] tx_cnt_q;
   reg        tx_q;
 
-  wire wr_tx   = valid_i && we_i && addr_i == 2'd0;
+  wire wr_tx   = valid_i && we_i && addr_i == `AM_UART_TXDATA;
   wire tx_take = wr_tx && !hold_full_q;
   assign tx_full_d_o = rst_ni && (tx_take || (hold_full_q && tx_bits_q != 4'd0));
   assign tx_strobe_o = tx_take;
@@ -109,7 +110,7 @@ module am_uart #(
   reg [7:0]  frame_err_q, overrun_q;
 
   wire rx_s     = rx_sync_q[2];
-  wire rd_rx    = valid_i && !we_i && addr_i == 2'd1;
+  wire rd_rx    = valid_i && !we_i && addr_i == `AM_UART_RXDATA;
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -162,7 +163,7 @@ module am_uart #(
       reg [15:0] div_q;
       always @(posedge clk_i) begin
         if (!rst_ni) div_q <= DIV[15:0];
-        else if (valid_i && we_i && addr_i == 2'd3)
+        else if (valid_i && we_i && addr_i == `AM_UART_DIV)
           div_q <= (wdata_i[15:0] < 16'd2) ? 16'd2 : wdata_i[15:0];
       end
       assign div = div_q;
@@ -173,10 +174,10 @@ module am_uart #(
 
   always @(*) begin
     case (addr_i)
-      2'd1:    rdata_o = {23'd0, rx_valid_q, rx_data_q};
-      2'd2:    rdata_o = {8'd0, overrun_q, frame_err_q, 6'd0, rx_valid_q,
+      `AM_UART_RXDATA: rdata_o = {23'd0, rx_valid_q, rx_data_q};
+      `AM_UART_STATUS: rdata_o = {8'd0, overrun_q, frame_err_q, 6'd0, rx_valid_q,
                           hold_full_q || tx_bits_q != 4'd0};
-      2'd3:    rdata_o = {16'd0, div};
+      `AM_UART_DIV:    rdata_o = {16'd0, div};
       default: rdata_o = 32'd0;
     endcase
   end

@@ -30,6 +30,7 @@
 // * TRACE=1 checks busy_q against the formula above, and wr_acc_q against
 //   mem_valid_i && write && !busy_q, every cycle ($stop on a difference).
 `default_nettype none
+`include "am_defs.vh"
 
 module am_unit_bus #(
   parameter integer STATE_WORDS = 8,
@@ -101,7 +102,7 @@ module am_unit_bus #(
 
   // ---------------------------------------------------------------- handshake
   reg busy_q, wr_acc_q, rd_ready_q;
-  wire wd_addr = (a == 8'h07);   // WATCHDOG: the one write a watchdog hold lets through
+  wire wd_addr = `AM_AU_WATCHDOG_AT(a);   // WATCHDOG: the one write a watchdog hold lets through
   wire busy_d = owns_d_i || pend_d_i || !tbl_ready_d_i ||
                 (idle_d_i && run_d_i && !wd_hold_d_i && (!q_empty_d_i || redir_d_i)) ||
                 (open_d_i && !wd_hold_d_i && wd_over_d_i);
@@ -123,29 +124,29 @@ module am_unit_bus #(
   end
 
   // ---------------------------------------------------------------- decode
-  assign a_send_o      = (a[7:4] == 4'h3) && open_i;
-  assign a_create_o    = (a[7:4] == 4'h4) && open_i;
-  assign a_become_o    = (a[7:4] == 4'h5) && open_i;
-  assign a_commit_o    = (a == 8'h80) && open_i;
-  assign a_abort_o     = (a[7:4] == 4'h9) && open_i;
-  assign a_set_fh_o    = (a == 8'hA9) && open_i;
-  assign w_send_w_o    = wr_do_o && (a[7:3] == 5'h02);
-  assign w_bec_w_o     = wr_do_o && (a[7:3] == 5'h03);
+  assign a_send_o      = `AM_AU_SEND_AT(a) && open_i;
+  assign a_create_o    = `AM_AU_CREATE_AT(a) && open_i;
+  assign a_become_o    = `AM_AU_BECOME_AT(a) && open_i;
+  assign a_commit_o    = `AM_AU_COMMIT_AT(a) && open_i;
+  assign a_abort_o     = `AM_AU_ABORT_AT(a) && open_i;
+  assign a_set_fh_o    = `AM_AU_SET_HANDLER_AT(a) && open_i;
+  assign w_send_w_o    = wr_do_o && `AM_AU_SEND_W_AT(a);
+  assign w_bec_w_o     = wr_do_o && `AM_AU_BECOME_W_AT(a);
   assign bw_we_o       = w_bec_w_o && ({1'b0, a[2:0]} < STATE_WORDS[3:0]);
-  assign w_new_st_o    = wr_do_o && (a[7:3] == 5'h04);
+  assign w_new_st_o    = wr_do_o && `AM_AU_NEW_STATE_AT(a);
   assign w_create_o    = wr_do_o && a_create_o;
   assign w_become_o    = wr_do_o && a_become_o;
-  assign w_inject_o    = wr_do_o && (a[7:4] == 4'h6);
-  assign w_spawn_o     = wr_do_o && (a[7:4] == 4'h7);
+  assign w_inject_o    = wr_do_o && `AM_AU_INJECT_AT(a);
+  assign w_spawn_o     = wr_do_o && `AM_AU_SPAWN_AT(a);
   assign w_commit_o    = wr_do_o && a_commit_o;
   assign w_abort_o     = wr_do_o && a_abort_o;
-  assign w_free_o      = wr_do_o && (a == 8'h05);
-  assign w_ctrl_o      = wr_do_o && (a == 8'h01);
-  assign w_behcnt_o    = wr_do_o && (a == 8'h02);
+  assign w_free_o      = wr_do_o && `AM_AU_FREE_AT(a);
+  assign w_ctrl_o      = wr_do_o && `AM_AU_CTRL_AT(a);
+  assign w_behcnt_o    = wr_do_o && `AM_AU_BEH_COUNT_AT(a);
   assign w_wdog_o      = wr_do_o && wd_addr;
-  assign w_fh_o        = wr_do_o && (a == 8'hA8);
-  assign w_gc_low_o    = wr_do_o && (a == 8'hAC);
-  assign w_gc_period_o = wr_do_o && (a == 8'hAD);
+  assign w_fh_o        = wr_do_o && `AM_AU_FAULT_HANDLER_AT(a);
+  assign w_gc_low_o    = wr_do_o && `AM_AU_GC_LOW_AT(a);
+  assign w_gc_period_o = wr_do_o && `AM_AU_GC_PERIOD_AT(a);
   assign w_set_fh_o    = wr_do_o && a_set_fh_o;
 
   generate

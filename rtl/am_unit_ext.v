@@ -42,6 +42,7 @@
 //   a BECOME_W write (the table's BECOME buffer, through the meta write
 //   port) never meets a meta write.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_unit_ext #(
   parameter integer TABLE_SLOTS = 128,
@@ -241,7 +242,7 @@ module am_unit_ext #(
   // ---------------------------------------------------------------- the table's ports
   // the meta word read in the first cycle: CREATE's / SPAWN's new slot, or
   // the reference's
-  assign meta_raddr_o = (a[7:5] == 3'b010 || a[7:4] == 4'h7) ? peek_slot_i : w_slot;
+  assign meta_raddr_o = (`AM_AU_CREATE_AT(a) || `AM_AU_BECOME_AT(a) || `AM_AU_SPAWN_AT(a)) ? peek_slot_i : w_slot;
   assign meta_we_o    = t_create_o || t_spawn_o || free_ok_o;
   always @(*) begin
     meta_wdata_o = {META_W{1'b0}};

@@ -28,6 +28,7 @@
 // * LAST_CAUSE: the cause of the last aborted transaction (deliveries too).
 // * TRACE=1 checks fh_set_o against FAULT_HANDLER != 0 every cycle.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_unit_fault #(
   parameter integer SLOT_W = 7,
@@ -75,7 +76,7 @@ module am_unit_fault #(
   assign set_fh_go_o  = w_set_fh_i && (cause_i == 5'd0) && fh_arg_ok;
   assign set_fh_bad_o = a_set_fh_i && !fh_arg_ok;
   assign abort_code_o = w_abort_i && cause_i == 5'd0 && (a_n_i == 4'd1 || a_n_i == 4'd0);
-  assign end_cause_o  = dead_i ? 5'd10 : cause_i;
+  assign end_cause_o  = dead_i ? `AM_FAULT_DEAD_TARGET : cause_i;
 
   // the staged SET_HANDLER, {generation, slot}, and the FAIL code
   am_reg2x16 u_sh_val (.clk_i(clk_i), .rst_ni(rst_ni),
@@ -125,7 +126,7 @@ module am_unit_fault #(
   // what F_CAUSE .. F_BEH read: the record while its delivery is open
   wire f_open = open_i && fault_i;
   assign f_cause_o  = f_open ? f_cause_q : 5'd0;
-  assign f_code_o   = (f_open && f_cause_q == 5'd1) ? code_q : 32'd0;
+  assign f_code_o   = (f_open && f_cause_q == `AM_FAULT_FAIL) ? code_q : 32'd0;
   assign f_target_o = f_open ? {q_hdr_i[4+SLOT_W +: 16], {(16-SLOT_W){1'b0}}, q_hdr_i[4 +: SLOT_W]}
                              : 32'd0;
   assign f_beh_o    = !f_open ? 32'd0 : f_dead_q ? 32'hFFFF_FFFF : {{(32-BEH_W){1'b0}}, f_beh_q};

@@ -21,6 +21,7 @@
 //   rtl/boards/am_mux_ports.v, selects with multiplexers and holds a
 //   register's value after the read.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_unit_rdata (
   input  wire        clk_i,
@@ -34,8 +35,8 @@ module am_unit_rdata (
   input  wire [31:0] st_rdata_i, // the table's state word, the cycle after
   output wire [31:0] rdata_o
 );
-  wire a_msg_w = (a_i[7:3] == 5'h02);                // 0x040 MSG[i]
-  wire a_st_w  = (a_i[7:3] == 5'h03);                // 0x060 STATE[i]
+  wire a_msg_w = `AM_AU_MSG_AT(a_i);
+  wire a_st_w  = `AM_AU_STATE_AT(a_i);
   wire a_in    = open_i && ({1'b0, a_i[2:0]} < (a_msg_w ? len_i : slen_i));
   reg  [31:0] rdata_q;
   reg         q_on_q, st_on_q;

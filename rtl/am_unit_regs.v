@@ -15,6 +15,7 @@
 //   QUEUE_HWM, LIVE, GC_RUNS .. GC_LIVE_MAX) read 0, so their counters have
 //   no reader and cost nothing.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_unit_regs #(
   parameter integer SLOT_W          = 7,
@@ -87,40 +88,54 @@ module am_unit_regs #(
   end
 
   // ---------------------------------------------------------------- read-back
+  // STATUS and CTRL from their fields (include/am_iface.def), whole words
+  // before the case: a case arm that sets single bits costs yosys ~15 LUTs
+  reg [31:0] status_w, ctrl_w;
+  always @(*) begin
+    status_w = 32'd0;
+    status_w[`AM_AU_STATUS_EVENT]       = open_i;
+    status_w[`AM_AU_STATUS_QUEUE_EMPTY] = q_empty_i;
+    status_w[`AM_AU_STATUS_RUN]         = run_o;
+    status_w[`AM_AU_STATUS_FAULTED]     = open_i && (cause_i != `AM_FAULT_NONE);
+    status_w[`AM_AU_STATUS_WD_HOLD]     = wd_hold_i;
+    status_w[`AM_AU_STATUS_CAUSE]       = cause_i;
+    status_w[`AM_AU_STATUS_LAST_CAUSE]  = last_cause_i;
+    ctrl_w = 32'd0;
+    ctrl_w[`AM_AU_CTRL_RUN] = run_o;
+  end
   reg [31:0] rd_reg;
   always @(*) begin
     rd_reg = 32'd0;
     case (a)
-      8'h00: rd_reg = {11'd0, last_cause_i, 3'd0, cause_i, 3'd0, wd_hold_i, open_i && (cause_i != 5'd0),
-                       run_o, q_empty_i, open_i};
-      8'h07: rd_reg[WD_W-1:0] = wd_budget_i;
-      8'h0C: rd_reg[4:0] = f_cause_i;                     // 0x030 F_CAUSE
-      8'h0D: rd_reg = f_code_i;                           // 0x034 F_CODE
-      8'h0E: rd_reg = f_target_i;                         // 0x038 F_TARGET
-      8'h0F: rd_reg = f_beh_i;                            // 0x03C F_BEH
-      8'hA8: rd_reg = fh_i;                               // 0x2A0 FAULT_HANDLER
-      8'h01: rd_reg = {31'd0, run_o};
-      8'h02: rd_reg[BEH_W:0] = beh_count_o;
-      8'h03: rd_reg = {29'd0, ext_i};
-      8'h04: rd_reg = {new_ref_i[15+SLOT_W:SLOT_W], {(16-SLOT_W){1'b0}}, new_ref_i[SLOT_W-1:0]};
-      8'h06, 8'hA7: rd_reg[QUEUE_AW-1:0] = q_count_i;
-      8'h08: rd_reg = open_i ? self_ref_i : 32'd0;
-      8'h09: rd_reg[BEH_W-1:0] = open_i ? beh_i : {BEH_W{1'b0}};
-      8'h0A: rd_reg[3:0] = open_i ? len_i : 4'd0;
-      8'h0B, 8'hA1: rd_reg = (STATS != 0) ? seq_i : 32'd0;   // SEQ, DISPATCHES: a statistic
-      8'hA0: rd_reg = (STATS != 0) ? cycles_i : 32'd0;
-      8'hA2: rd_reg = (STATS != 0) ? commits_i : 32'd0;
-      8'hA3, 8'hA4: rd_reg = (STATS != 0) ? aborts_i : 32'd0;
-      8'hA5: if (STATS != 0) rd_reg[QUEUE_AW-1:0] = q_hwm_i;   // 0x294 QUEUE_HWM: a statistic
-      8'hA6: if (STATS != 0) rd_reg[SLOT_W:0] = live_i;        // 0x298 LIVE: a statistic
-      8'hAA: rd_reg[SLOT_W:0] = free_n_i;                  // 0x2A8 FREE_SLOTS
-      8'hAC: rd_reg[SLOT_W:0] = gc_low_i;                  // 0x2B0 GC_LOW
-      8'hAD: rd_reg[15:0] = gc_period_i;                   // 0x2B4 GC_PERIOD
-      8'hAE: if (STATS != 0) rd_reg = gc_runs_i;           // 0x2B8 GC_RUNS
-      8'hAF: if (STATS != 0) rd_reg = gc_recl_i;           // 0x2BC GC_RECLAIMED
-      8'hB0: if (STATS != 0) rd_reg = gc_cycles_i;         // 0x2C0 GC_CYCLES
-      8'hB1: if (STATS != 0) rd_reg = gc_pause_max_i;      // 0x2C4 GC_MAX_PAUSE
-      8'hB2: if (STATS != 0) rd_reg[SLOT_W:0] = gc_live_max_i;   // 0x2C8 GC_LIVE_MAX
+      `AM_AU_STATUS: rd_reg = status_w;
+      `AM_AU_WATCHDOG: rd_reg[WD_W-1:0] = wd_budget_i;
+      `AM_AU_F_CAUSE: rd_reg[4:0] = f_cause_i;
+      `AM_AU_F_CODE: rd_reg = f_code_i;
+      `AM_AU_F_TARGET: rd_reg = f_target_i;
+      `AM_AU_F_BEH: rd_reg = f_beh_i;
+      `AM_AU_FAULT_HANDLER: rd_reg = fh_i;
+      `AM_AU_CTRL: rd_reg = ctrl_w;
+      `AM_AU_BEH_COUNT: rd_reg[BEH_W:0] = beh_count_o;
+      `AM_AU_EXT_STATUS: rd_reg = {29'd0, ext_i};
+      `AM_AU_NEW_REF: rd_reg = {new_ref_i[15+SLOT_W:SLOT_W], {(16-SLOT_W){1'b0}}, new_ref_i[SLOT_W-1:0]};
+      `AM_AU_QUEUED, `AM_AU_QUEUED2: rd_reg[QUEUE_AW-1:0] = q_count_i;
+      `AM_AU_SELF: rd_reg = open_i ? self_ref_i : 32'd0;
+      `AM_AU_BEH: rd_reg[BEH_W-1:0] = open_i ? beh_i : {BEH_W{1'b0}};
+      `AM_AU_MSG_LEN: rd_reg[3:0] = open_i ? len_i : 4'd0;
+      `AM_AU_SEQ, `AM_AU_DISPATCHES: rd_reg = (STATS != 0) ? seq_i : 32'd0;   // SEQ, DISPATCHES: a statistic
+      `AM_AU_CYCLES: rd_reg = (STATS != 0) ? cycles_i : 32'd0;
+      `AM_AU_COMMITS: rd_reg = (STATS != 0) ? commits_i : 32'd0;
+      `AM_AU_ABORTS, `AM_AU_FAULTS: rd_reg = (STATS != 0) ? aborts_i : 32'd0;
+      `AM_AU_QUEUE_HWM: if (STATS != 0) rd_reg[QUEUE_AW-1:0] = q_hwm_i;
+      `AM_AU_LIVE: if (STATS != 0) rd_reg[SLOT_W:0] = live_i;
+      `AM_AU_FREE_SLOTS: rd_reg[SLOT_W:0] = free_n_i;
+      `AM_AU_GC_LOW: rd_reg[SLOT_W:0] = gc_low_i;
+      `AM_AU_GC_PERIOD: rd_reg[15:0] = gc_period_i;
+      `AM_AU_GC_RUNS: if (STATS != 0) rd_reg = gc_runs_i;
+      `AM_AU_GC_RECLAIMED: if (STATS != 0) rd_reg = gc_recl_i;
+      `AM_AU_GC_CYCLES: if (STATS != 0) rd_reg = gc_cycles_i;
+      `AM_AU_GC_MAX_PAUSE: if (STATS != 0) rd_reg = gc_pause_max_i;
+      `AM_AU_GC_LIVE_MAX: if (STATS != 0) rd_reg[SLOT_W:0] = gc_live_max_i;
       default: rd_reg = 32'd0;
     endcase
   end

@@ -18,6 +18,7 @@
 //   F_CODE's register, tr_code_q is written in a delivery).
 // * TRACE=0: every output is 0, and the module is empty.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_unit_trace #(
   parameter integer SLOT_W    = 7,
@@ -101,29 +102,29 @@ module am_unit_trace #(
       always @(*) begin
         v = 1'b1; k = 4'd0; rf = 32'd0; bf = 32'd0; len = 4'd0; wds = {32*8{1'b0}};
         if (gc_done_i) begin
-          k = 4'd11; rf[SLOT_W:0] = reclaimed_i; bf[SLOT_W:0] = live_after_i;
+          k = `AM_TRACE_GC; rf[SLOT_W:0] = reclaimed_i; bf[SLOT_W:0] = live_after_i;
         end else if (disp_i || end_i) begin
-          k = disp_i ? 4'd1 : (commit_i ? 4'd5 : 4'd6);
+          k = disp_i ? `AM_TRACE_DISPATCH : (commit_i ? `AM_TRACE_COMMIT : `AM_TRACE_ABORT);
           rf = self_ref_i; len = len_i;
           bf[BEH_W-1:0] = disp_i ? chk_beh_i : beh_i;
           for (i = 0; i < MSG_WORDS; i = i + 1) wds[32*i +: 32] = q_words_i[32*i +: 32];
         end else if (t_send_i && p_ref_ok_i) begin
-          k = 4'd3; rf = p_ref_q; len = p_n_i;
+          k = `AM_TRACE_SEND; rf = p_ref_q; len = p_n_i;
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = sw_sh[i];
         end else if (inject_ok_i) begin
-          k = 4'd8; rf = p_ref_q; len = p_n_i;
+          k = `AM_TRACE_INJECT; rf = p_ref_q; len = p_n_i;
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = sw_sh[i];
         end else if (t_create_i || t_spawn_i) begin
-          k = t_create_i ? 4'd2 : 4'd7; len = p_n_i; bf[BEH_W-1:0] = p_beh_i;
+          k = t_create_i ? `AM_TRACE_CREATE : `AM_TRACE_SPAWN; len = p_n_i; bf[BEH_W-1:0] = p_beh_i;
           rf = {p_new_gen_i, {(16-SLOT_W){1'b0}}, p_slot_i};
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = ns_sh[i];
         end else if (w_become_i && become_go_i) begin
-          k = 4'd4; len = a_n_i; bf[BEH_W-1:0] = wdata_i[BEH_W-1:0];
+          k = `AM_TRACE_BECOME; len = a_n_i; bf[BEH_W-1:0] = wdata_i[BEH_W-1:0];
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = bw_sh[i];
         end else if (free_ok_i) begin
-          k = 4'd9; rf = p_ref_q;
+          k = `AM_TRACE_FREE; rf = p_ref_q;
         end else if (set_fh_go_i) begin
-          k = 4'd10; rf = wdata_i;
+          k = `AM_TRACE_HANDLER; rf = wdata_i;
         end else begin
           v = 1'b0;
         end
@@ -139,7 +140,7 @@ module am_unit_trace #(
       assign trace_words_o = wds;
       assign trace_cause_o = (end_i && !commit_i) ? end_cause_i : 5'd0;
       assign trace_code_o  = gc_done_i ? {{(31-SLOT_W){1'b0}}, free_n_i} :   // GC: free slots after
-                             (end_i && !commit_i && end_cause_i == 5'd1) ? tr_code_q : 32'd0;
+                             (end_i && !commit_i && end_cause_i == `AM_FAULT_FAIL) ? tr_code_q : 32'd0;
     end else begin : g_notrace
       wire unused_trace_only = ^{clk_i, rst_ni, a_n_i, wdata_i, wr_acc_i, w_send_w_i, w_new_st_i,
                                  w_bec_w_i, w_become_i, become_go_i, abort_code_i, set_fh_go_i,

@@ -35,6 +35,7 @@
 // * hold_d_o and over_d_o are hold_o's and over_q's next values (the bus's
 //   busy flag is computed from them).
 `default_nettype none
+`include "am_defs.vh"
 
 module am_unit_wdog #(
   parameter integer WD_W = 32   // 2..32
@@ -68,7 +69,7 @@ module am_unit_wdog #(
     .load_i(!open_i), .dec_i(1'b1), .d_i(budget_q), .q_o(rem));
 
   assign fire_o   = open_i && !hold_q && (over_q || stack_i);
-  assign cause_o  = over_q ? 5'd15 : 5'd16;
+  assign cause_o  = over_q ? `AM_FAULT_WATCHDOG : `AM_FAULT_STACK;
   assign over_fire_o = open_i && !hold_q && over_q;
   assign irq_o    = hold_q && !stack_q;
   assign over_d_o = open_i && on_q && (rem[WD_W-1:1] == 0);

@@ -24,17 +24,16 @@
 #include "verilated_fst_c.h"
 
 #include "am_cosim.h"
+#include "am_iface.h"
 #include "am_progset.h"
 
 namespace {
 
-enum { K_DISPATCH = 1, K_CREATE, K_SEND, K_BECOME, K_COMMIT, K_ABORT, K_SPAWN, K_INJECT, K_FREE,
-       K_HANDLER, K_GC };
-
 // The actor unit's register offsets that delimit the phases of a dispatch
-// (docs/actor-unit.md): staging writes, then COMMIT or ABORT.
-constexpr unsigned AU_STAGE_LO = 0x040, AU_STAGE_HI = 0x1FF, AU_COMMIT = 0x200,
-                   AU_ABORT_LO = 0x240, AU_ABORT_HI = 0x27F;
+// (docs/actor-unit.md): staging writes -- SEND_W .. SPAWN, by their offsets in
+// include/am_iface.def --, then COMMIT or ABORT.
+constexpr unsigned AU_STAGE_LO = AU_SEND_W, AU_STAGE_HI = AU_SPAWN + 4 * 16 - 1,
+                   AU_ABORT_LO = AU_ABORT, AU_ABORT_HI = AU_ABORT + 4 * 16 - 1;
 
 struct Phases {
     uint64_t dispatch = 0, behavior = 0, staging = 0, commit = 0, n = 0;
@@ -302,7 +301,8 @@ int main(int argc, char **argv)
 
     top->boot_beh_i = prog->boot;
     top->boot_arg_i = (uint32_t)arg;
-    top->gc_cfg_i = gc_set ? (1u << 31 | (uint32_t)gc_low << 16 | (uint32_t)gc_period) : 0u;
+    top->gc_cfg_i = gc_set ? ((uint32_t)SYS_GC_CONFIG_SET | (uint32_t)gc_low << SYS_GC_CONFIG_LOW_LSB |
+                              (uint32_t)gc_period << SYS_GC_CONFIG_PERIOD_LSB) : 0u;
     top->uart_rx_i = 1;
     top->rst_ni = 0;
     top->clk_i = 0;
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
             uint32_t len = top->trace_len_o;
             if (len > 8) len = 8;
             switch (kind) {
-            case K_DISPATCH:
+            case AM_TRACE_DISPATCH:
                 cosim_txn_clear(&txn);
                 in_txn = true;
                 txn.seq = top->trace_seq_o;
@@ -352,7 +352,7 @@ int main(int argc, char **argv)
                 t_disp = cycle;
                 t_stage = t_cwr = 0;
                 break;
-            case K_CREATE:
+            case AM_TRACE_CREATE:
                 if (txn.ncreates < COSIM_MAX_EFFECTS) {
                     auto &c = txn.creates[txn.ncreates++];
                     c.ref = top->trace_ref_o;
@@ -361,7 +361,7 @@ int main(int argc, char **argv)
                     std::memcpy(c.st, words, sizeof c.st);
                 }
                 break;
-            case K_SEND:
+            case AM_TRACE_SEND:
                 if (txn.nsends < COSIM_MAX_EFFECTS) {
                     auto &s = txn.sends[txn.nsends++];
                     s.target = top->trace_ref_o;
@@ -369,19 +369,19 @@ int main(int argc, char **argv)
                     std::memcpy(s.msg, words, sizeof s.msg);
                 }
                 break;
-            case K_BECOME:
+            case AM_TRACE_BECOME:
                 txn.has_become = 1;
                 txn.become_beh = top->trace_beh_o;
                 txn.become_n = len;
                 std::memcpy(txn.become_st, words, sizeof txn.become_st);
                 break;
-            case K_HANDLER:
+            case AM_TRACE_HANDLER:
                 txn.has_handler = 1;       // the last one wins, as for BECOME
                 txn.handler = top->trace_ref_o;
                 break;
-            case K_COMMIT:
-            case K_ABORT:
-                txn.committed = kind == K_COMMIT;
+            case AM_TRACE_COMMIT:
+            case AM_TRACE_ABORT:
+                txn.committed = kind == AM_TRACE_COMMIT;
                 if (!txn.committed) {
                     txn.cause = top->trace_cause_o;
                     txn.code = top->trace_code_o;
@@ -402,7 +402,7 @@ int main(int argc, char **argv)
                 t_end = cycle;
                 in_txn = false;
                 break;
-            case K_GC:
+            case AM_TRACE_GC:
                 // reclaimed, live after, free after (docs/trace-format.md)
                 cosim_gc(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o, top->trace_code_o);
                 break;

@@ -26,12 +26,13 @@ $(SIM_DIR)/am_cosim.o: sim/am_cosim.c sim/am_cosim.h $(HOST_HDR) | deps
 # The model and the testbench's objects (Verilator's own makefile compiles
 # them).
 $(SIM_MODEL): sim/am_sim_main.cpp sim/am_cosim.h host/am_progset.h host/am_rt.h include/am.h \
+    include/am_iface.h include/am_iface.def $(AM_DEFS_VH) \
     $(SOC_SRCS) rtl/lint.vlt sim/am_sim.vlt $(SIM_MODEL_CFG) | deps
 	@test -n "$(PICORV32_DIR)" || { echo "sim: PicoRV32 not found in .venv (run make deps)"; exit 1; }
 	@mkdir -p $(SIM_DIR)/obj
 	verilator --cc --exe -O3 --x-assign fast --x-initial fast \
 	  -Wall --timescale 1ns/1ps --trace-fst --top-module am_soc \
-	  -GTRACE=1 -GUART_DIV=$(SIM_UART_DIV) $(SIM_GPARAMS) \
+	  -GTRACE=1 -GUART_DIV=$(SIM_UART_DIV) $(SIM_GPARAMS) -I$(abspath $(AM_GEN)) \
 	  -CFLAGS "-O2 -I$(abspath include) -I$(abspath host) -I$(abspath lib) -I$(abspath sim)" \
 	  -Mdir $(SIM_DIR)/obj -o am-sim-unlinked \
 	  rtl/lint.vlt sim/am_sim.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v $(abspath sim/am_sim_main.cpp) \
@@ -46,9 +47,9 @@ am_sim_link = $(CXX) -O2 -Iinclude -Ilib -Ihost -x c $(2) -x none $(SIM_MODEL_OB
 
 .PHONY: sim-lint
 
-sim-lint: deps
-	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc \
+sim-lint: deps $(AM_DEFS_VH)
+	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc -I$(AM_GEN) \
 	  rtl/lint.vlt $(SOC_SRCS) $(PICORV32_DIR)/picorv32.v
-	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc \
+	verilator --lint-only -Wall --timescale 1ns/1ps --top-module am_soc -I$(AM_GEN) \
 	  rtl/lint.vlt $(call rtl_variant,$(SOC_SRCS),MUX) $(PICORV32_DIR)/picorv32.v
 	@echo "sim-lint: clean"

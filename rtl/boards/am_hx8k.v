@@ -13,6 +13,7 @@
 // error code (a trap outside any behavior ends in one), LED[7] out of
 // reset.
 `default_nettype none
+`include "am_defs.vh"   // the board's sizes: include/am_iface.def
 
 module am_hx8k #(
   parameter integer CLK_HZ      = 12000000,   // PLL output (what PLL_* give)
@@ -21,12 +22,13 @@ module am_hx8k #(
   parameter [31:0]  BOOT_BEH    = 32'd0,
   parameter [31:0]  BOOT_ARG    = 32'd0,
   parameter         FIRMWARE    = "",
-  parameter integer TABLE_SLOTS = 32,
-  parameter integer QAW         = 5,
-  parameter integer STATS       = 0,          // statistics counters (docs/actor-unit.md)
-  parameter integer WD_W        = 32,         // watchdog budget bits
-  parameter [0:0]   ENABLE_MUL  = 0,
-  parameter [0:0]   ENABLE_DIV  = 0,
+  parameter integer TABLE_SLOTS = `AM_BOARD_HX8K_TABLE_SLOTS,
+  parameter integer QAW         = `AM_BOARD_HX8K_QAW,
+  parameter integer STATS       = `AM_BOARD_HX8K_STATS,   // statistics counters (docs/actor-unit.md)
+  parameter integer WD_W        = `AM_BOARD_HX8K_WD_W,   // watchdog budget bits
+  parameter [0:0]   ENABLE_MUL  = `AM_BOARD_HX8K_ENABLE_MUL,
+  parameter [0:0]   ENABLE_DIV  = `AM_BOARD_HX8K_ENABLE_DIV,
+  parameter [0:0]   TWO_STAGE_SHIFT = `AM_BOARD_HX8K_TWO_STAGE_SHIFT,
   parameter [0:0]   USE_PLL     = 1,
   parameter [3:0]   PLL_DIVR    = 4'd0,
   parameter [6:0]   PLL_DIVF    = 7'd63,
@@ -56,7 +58,7 @@ module am_hx8k #(
   am_board_soc #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
     .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS), .WD_W(WD_W),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV)
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
   ) board (
     .clk_i(clk), .lock_i(lock), .btn_ni(1'b1), .rx_i(RX), .tx_o(TX), .rst_no(rst_n),
     .ok_o(ok), .err_o(err));

@@ -13,6 +13,7 @@
 // behavior ends in one),
 // LEDG_N 37 (halted OK: the demo finished).
 `default_nettype none
+`include "am_defs.vh"   // the board's sizes: include/am_iface.def
 
 module am_icebreaker #(
   parameter integer CLK_HZ      = 24000000,   // PLL output (what PLL_* give)
@@ -20,13 +21,13 @@ module am_icebreaker #(
   parameter [31:0]  BOOT_BEH    = 32'd0,
   parameter [31:0]  BOOT_ARG    = 32'd0,      // 0: the boot message is empty
   parameter         FIRMWARE    = "",
-  parameter integer TABLE_SLOTS = 64,
-  parameter integer QAW         = 6,
-  parameter integer STATS       = 0,          // statistics counters (docs/actor-unit.md)
-  parameter integer WD_W        = 32,         // watchdog budget bits
-  parameter [0:0]   ENABLE_MUL  = 0,
-  parameter [0:0]   ENABLE_DIV  = 0,
-  parameter [0:0]   TWO_STAGE_SHIFT = 0,        // PicoRV32: one-bit shifts (~50 LCs less)
+  parameter integer TABLE_SLOTS = `AM_BOARD_ICEBREAKER_TABLE_SLOTS,
+  parameter integer QAW         = `AM_BOARD_ICEBREAKER_QAW,
+  parameter integer STATS       = `AM_BOARD_ICEBREAKER_STATS,   // statistics counters (docs/actor-unit.md)
+  parameter integer WD_W        = `AM_BOARD_ICEBREAKER_WD_W,   // watchdog budget bits
+  parameter [0:0]   ENABLE_MUL  = `AM_BOARD_ICEBREAKER_ENABLE_MUL,
+  parameter [0:0]   ENABLE_DIV  = `AM_BOARD_ICEBREAKER_ENABLE_DIV,
+  parameter [0:0]   TWO_STAGE_SHIFT = `AM_BOARD_ICEBREAKER_TWO_STAGE_SHIFT,  // 0: one-bit shifts (~50 LCs less)
   parameter [3:0]   PLL_DIVR    = 4'd0,       // icepll -i 12 -o 24
   parameter [6:0]   PLL_DIVF    = 7'd63,
   parameter [2:0]   PLL_DIVQ    = 3'd5,

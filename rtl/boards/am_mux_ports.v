@@ -15,6 +15,7 @@
 // run with this file (make rtl-test), make lint / sim-lint, and make
 // board-sim BOARD=ulx3s.
 `default_nettype none
+`include "am_defs.vh"
 
 // the read data: a register's value is held in rdata_q, and two registers
 // select it or a message / state word (0 beyond the length)
@@ -36,8 +37,8 @@ module am_unit_rdata (
   always @(posedge clk_i) begin
     if (rd_acc_i) begin
       rdata_q <= reg_i;
-      rsel_q  <= (a_i[7:3] == 5'h02) ? 2'd1 : (a_i[7:3] == 5'h03) ? 2'd2 : 2'd0;
-      rmask_q <= open_i && ((a_i[7:3] == 5'h02) ? ({1'b0, a_i[2:0]} < len_i)
+      rsel_q  <= `AM_AU_MSG_AT(a_i) ? 2'd1 : `AM_AU_STATE_AT(a_i) ? 2'd2 : 2'd0;
+      rmask_q <= open_i && (`AM_AU_MSG_AT(a_i) ? ({1'b0, a_i[2:0]} < len_i)
                                                 : ({1'b0, a_i[2:0]} < slen_i));
     end
   end

@@ -13,6 +13,7 @@
 // behavior ends in one --, led[7] out of reset), wifi_gpio0 L2 held high (keeps the ESP32 from
 // resetting the board).
 `default_nettype none
+`include "am_defs.vh"   // the board's sizes: include/am_iface.def
 
 module am_ulx3s #(
   parameter integer CLK_HZ      = 50000000,   // PLL output (what PLL_* give)
@@ -21,12 +22,13 @@ module am_ulx3s #(
   parameter [31:0]  BOOT_BEH    = 32'd0,
   parameter [31:0]  BOOT_ARG    = 32'd0,
   parameter         FIRMWARE    = "",
-  parameter integer TABLE_SLOTS = 128,
-  parameter integer QAW         = 6,
-  parameter integer STATS       = 1,          // statistics counters (docs/actor-unit.md)
-  parameter integer WD_W        = 32,         // watchdog budget bits
-  parameter [0:0]   ENABLE_MUL  = 1,
-  parameter [0:0]   ENABLE_DIV  = 1,
+  parameter integer TABLE_SLOTS = `AM_BOARD_ULX3S_TABLE_SLOTS,
+  parameter integer QAW         = `AM_BOARD_ULX3S_QAW,
+  parameter integer STATS       = `AM_BOARD_ULX3S_STATS,   // statistics counters (docs/actor-unit.md)
+  parameter integer WD_W        = `AM_BOARD_ULX3S_WD_W,   // watchdog budget bits
+  parameter [0:0]   ENABLE_MUL  = `AM_BOARD_ULX3S_ENABLE_MUL,
+  parameter [0:0]   ENABLE_DIV  = `AM_BOARD_ULX3S_ENABLE_DIV,
+  parameter [0:0]   TWO_STAGE_SHIFT = `AM_BOARD_ULX3S_TWO_STAGE_SHIFT,
   // EHXPLLL: f = 25 MHz * CLKFB_DIV / CLKI_DIV, VCO = f * CLKOP_DIV in 400..800 MHz
   parameter integer PLL_CLKI_DIV  = 1,
   parameter integer PLL_CLKFB_DIV = 2,
@@ -57,7 +59,7 @@ module am_ulx3s #(
   am_board_soc #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
     .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS), .WD_W(WD_W),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV)
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
   ) board (
     .clk_i(clk), .lock_i(lock), .btn_ni(btn[0]), .rx_i(ftdi_txd), .tx_o(ftdi_rxd), .rst_no(rst_n),
     .ok_o(ok), .err_o(err));

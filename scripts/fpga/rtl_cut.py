@@ -26,16 +26,16 @@ CUTS = {
     "cut-readback": (
         "the unit's register read-back (every register reads 0)",
         [(REGS, "    rd_reg = 32'd0;\n    case (a)\n",
-                "    rd_reg = 32'd0;\n    case (8'hFF)   // rtl_cut: no register reads\n")]),
+                "    rd_reg = 32'd0;\n    case (8'hFF)   // rtl_cut: no register reads (none is at 0x3FC)\n")]),
     "cut-cfgread": (
         "read-back of the configuration registers (CTRL, BEH_COUNT, WATCHDOG, "
         "FAULT_HANDLER, GC_LOW, GC_PERIOD)",
-        [(REGS, "      8'h07: rd_reg[WD_W-1:0] = wd_budget_i;\n", ""),
-         (REGS, "      8'hA8: rd_reg = fh_i;                               // 0x2A0 FAULT_HANDLER\n", ""),
-         (REGS, "      8'h01: rd_reg = {31'd0, run_o};\n", ""),
-         (REGS, "      8'h02: rd_reg[BEH_W:0] = beh_count_o;\n", ""),
-         (REGS, "      8'hAC: rd_reg[SLOT_W:0] = gc_low_i;                  // 0x2B0 GC_LOW\n", ""),
-         (REGS, "      8'hAD: rd_reg[15:0] = gc_period_i;                   // 0x2B4 GC_PERIOD\n", "")]),
+        [(REGS, "      `AM_AU_WATCHDOG: rd_reg[WD_W-1:0] = wd_budget_i;\n", ""),
+         (REGS, "      `AM_AU_FAULT_HANDLER: rd_reg = fh_i;\n", ""),
+         (REGS, "      `AM_AU_CTRL: rd_reg = ctrl_w;\n", ""),
+         (REGS, "      `AM_AU_BEH_COUNT: rd_reg[BEH_W:0] = beh_count_o;\n", ""),
+         (REGS, "      `AM_AU_GC_LOW: rd_reg[SLOT_W:0] = gc_low_i;\n", ""),
+         (REGS, "      `AM_AU_GC_PERIOD: rd_reg[15:0] = gc_period_i;\n", "")]),
     "cut-gc": (
         "the collector and its trigger",
         [(U, ".start_i(d_gc)", ".start_i(1'b0)"),
@@ -44,7 +44,7 @@ CUTS = {
     "cut-faults": (
         "fault delivery (FAULT_HANDLER, SET_HANDLER, the F_* registers)",
         [(U, ".fh_set_i(fh_set)", ".fh_set_i(1'b0)"),
-         (REGS, "      8'hA8: rd_reg = fh_i;                               // 0x2A0 FAULT_HANDLER\n", ""),
+         (REGS, "      `AM_AU_FAULT_HANDLER: rd_reg = fh_i;\n", ""),
          (U, ".q_hdr_i(q_hdr), .q_data_i(q_rdata), .fh_i(fh_q));",
              ".q_hdr_i(q_hdr), .q_data_i(q_rdata), .fh_i(32'd0));")]),
     "cut-watchdog": (
@@ -55,7 +55,7 @@ CUTS = {
               "  assign over_fire_o = 1'b0;   // rtl_cut"),
          (WD, "  assign over_d_o = open_i && on_q && (rem[WD_W-1:1] == 0);",
               "  assign over_d_o = 1'b0;   // rtl_cut"),
-         (REGS, "      8'h07: rd_reg[WD_W-1:0] = wd_budget_i;\n", "")]),
+         (REGS, "      `AM_AU_WATCHDOG: rd_reg[WD_W-1:0] = wd_budget_i;\n", "")]),
     "cut-traps": (
         "the SoC's trap tracking (RESTART_PC and the fetch-sequence bit)",
         [(S, "    if (fetch_start && !rs_hold_q) begin", "    if (1'b0) begin   // rtl_cut")]),

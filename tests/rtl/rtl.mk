@@ -10,7 +10,9 @@
 #               model; WD_W=20), and as the ULX3S builds it (RTL_MUX: its read
 #               data and queue-header port through multiplexers)
 #   lint        verilator --lint-only -Wall on the actor unit (top am_actor_unit),
-#               each of those three ways
+#               each of those three ways; and the docs' tables that
+#               include/am_iface.def gives are brought up to date with it
+#               (a line says when one is rewritten: commit it)
 #   synth-unit  yosys synth_ice40 of am_actor_unit alone -> build/rtl/synth_unit.log
 #
 # RTL_SEEDS selects the random seeds of the randomized benches.
@@ -22,6 +24,15 @@ VVP       ?= vvp
 VERILATOR ?= verilator
 YOSYS     ?= yosys
 RTL_SEEDS ?= 1 2 3
+
+# The RTL includes am_defs.vh, the `defines scripts/am_iface.py writes from
+# include/am_iface.def (register offsets, fields, fault causes, trace kinds,
+# default sizes): every RTL flow depends on it and passes -I$(AM_GEN).
+AM_GEN     ?= $(BUILD)/gen
+AM_DEFS_VH := $(AM_GEN)/am_defs.vh
+AM_PY      ?= python3
+$(AM_DEFS_VH): include/am_iface.def scripts/am_iface.py
+	@$(AM_PY) scripts/am_iface.py vh $@
 
 RTL_UNIT_SRCS := rtl/am_actor_unit.v rtl/am_unit_bus.v rtl/am_unit_regs.v rtl/am_unit_rdata.v \
                  rtl/am_unit_ext.v rtl/am_unit_hdr.v rtl/am_unit_wdog.v rtl/am_unit_fault.v \
@@ -71,14 +82,16 @@ RTL_ORDER ?=
 
 .PHONY: rtl-test lint synth-unit rtl-clean
 
-$(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v $(wildcard tests/rtl/tb_am_*.v) | $(RTL_ORDER)
+$(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v $(wildcard tests/rtl/tb_am_*.v) \
+    $(AM_DEFS_VH) | $(RTL_ORDER)
 	@mkdir -p $(RTL_BUILD)
-	$(IVERILOG) -g2012 -o $@ $($*_SRCS)
+	$(IVERILOG) -g2012 -I$(AM_GEN) -o $@ $($*_SRCS)
 
 # the actor unit's Verilator bench: $(1) its build directory, $(2) more
 # flags, $(3) the sources
 rtl_unit_tb = mkdir -p $(1) && $(VERILATOR) --cc --exe --build -j 2 -Wall -Wno-fatal -Wno-UNUSEDSIGNAL \
-	  -GTRACE=1 $(2) --top-module am_actor_unit -Mdir $(1) -o tb_am_actor_unit \
+	  -GTRACE=1 $(2) -I$(abspath $(AM_GEN)) -CFLAGS -I$(abspath include) --top-module am_actor_unit \
+	  -Mdir $(1) -o tb_am_actor_unit \
 	  rtl/lint.vlt $(3) $(abspath tests/rtl/tb_am_actor_unit.cpp) > $(1)/build.log 2>&1 \
 	  || { cat $(1)/build.log; exit 1; }
 # one seed's run of it (in rtl-test's loop): $(1) the bench, $(2) its log's
@@ -89,7 +102,8 @@ rtl_unit_run = if $(1) +seed=$$s +txns=20000 > $(RTL_BUILD)/$(2).$$s.log 2>&1 &&
 	  else echo "FAIL $(3) seed=$$s (see $(RTL_BUILD)/$(2).$$s.log)"; tail -8 $(RTL_BUILD)/$(2).$$s.log; \
 	    fail=$$((fail+1)); fi
 
-$(RTL_UNIT_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_UNIT_SRCS) | $(RTL_ORDER)
+RTL_TB_DEPS := tests/rtl/tb_am_actor_unit.cpp include/am_iface.h include/am_iface.def $(AM_DEFS_VH)
+$(RTL_UNIT_TB): $(RTL_TB_DEPS) $(RTL_UNIT_SRCS) | $(RTL_ORDER)
 	$(call rtl_unit_tb,$(RTL_BUILD)/unit,,$(RTL_UNIT_SRCS))
 
 $(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM) | $(RTL_ORDER)
@@ -98,10 +112,10 @@ $(RTL_BUILD)/sb_mac16.v: $(ICE40_CELLS_SIM) | $(RTL_ORDER)
 	@grep -q '^endmodule' $@.tmp || { echo "rtl: no SB_MAC16 model in $<"; exit 1; }
 	@mv $@.tmp $@
 
-$(RTL_DSP_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_DSP_SRCS) | $(RTL_ORDER)
+$(RTL_DSP_TB): $(RTL_TB_DEPS) $(RTL_DSP_SRCS) | $(RTL_ORDER)
 	$(call rtl_unit_tb,$(RTL_BUILD)/unit_dsp,-GWD_W=20,$(RTL_DSP_SRCS))
 
-$(RTL_MUX_TB): tests/rtl/tb_am_actor_unit.cpp $(RTL_MUX_SRCS) | $(RTL_ORDER)
+$(RTL_MUX_TB): $(RTL_TB_DEPS) $(RTL_MUX_SRCS) | $(RTL_ORDER)
 	$(call rtl_unit_tb,$(RTL_BUILD)/unit_mux,,$(RTL_MUX_SRCS))
 
 rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_UNIT_TB) $(RTL_DSP_TB) $(RTL_MUX_TB)
@@ -123,17 +137,18 @@ rtl-test: $(addprefix $(RTL_BUILD)/,$(addsuffix .vvp,$(RTL_IV_BENCHES))) $(RTL_U
 	echo "rtl: $$pass passed, $$fail failed"; \
 	test $$fail -eq 0
 
-lint: $(RTL_BUILD)/sb_mac16.v
-	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
-	$(VERILATOR) --lint-only -Wall -GTRACE=1 rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
-	$(VERILATOR) --lint-only -Wall -GWD_W=20 rtl/lint.vlt $(RTL_DSP_SRCS) --top-module am_actor_unit
-	$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_MUX_SRCS) --top-module am_actor_unit
+lint: $(RTL_BUILD)/sb_mac16.v $(AM_DEFS_VH)
+	$(VERILATOR) --lint-only -Wall -I$(AM_GEN) rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
+	$(VERILATOR) --lint-only -Wall -I$(AM_GEN) -GTRACE=1 rtl/lint.vlt $(RTL_UNIT_SRCS) --top-module am_actor_unit
+	$(VERILATOR) --lint-only -Wall -I$(AM_GEN) -GWD_W=20 rtl/lint.vlt $(RTL_DSP_SRCS) --top-module am_actor_unit
+	$(VERILATOR) --lint-only -Wall -I$(AM_GEN) rtl/lint.vlt $(RTL_MUX_SRCS) --top-module am_actor_unit
+	@$(AM_PY) scripts/am_iface.py docs --write
 	@echo "lint: clean"
 
-synth-unit:
+synth-unit: $(AM_DEFS_VH)
 	@mkdir -p $(RTL_BUILD)
 	$(YOSYS) -q -l $(RTL_BUILD)/synth_unit.log \
-	  -p "read_verilog $(RTL_UNIT_SRCS); synth_ice40 -top am_actor_unit; tee -o $(RTL_BUILD)/synth_unit.stat stat" > /dev/null
+	  -p "read_verilog -I$(AM_GEN) $(RTL_UNIT_SRCS); synth_ice40 -top am_actor_unit; tee -o $(RTL_BUILD)/synth_unit.stat stat" > /dev/null
 	@sed -n '/Number of cells/,$$p' $(RTL_BUILD)/synth_unit.stat
 
 rtl-clean:

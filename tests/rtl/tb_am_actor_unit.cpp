@@ -91,17 +91,19 @@ static uint32_t bus(uint32_t addr, uint32_t wdata, bool wr) {
 static uint32_t rd(uint32_t a) { return bus(a, 0, false); }
 static void wr(uint32_t a, uint32_t d) { bus(a, d, true); }
 
-// register map
-enum { STATUS = 0x000, CTRL = 0x004, BEH_COUNT = 0x008, EXT_STATUS = 0x00C, NEW_REF = 0x010,
-       FREE = 0x014, QUEUED = 0x018, SELF = 0x020, BEH = 0x024, MSG_LEN = 0x028, SEQ = 0x02C,
-       MSG = 0x040, SEND_W = 0x040, STATE = 0x060, BECOME_W = 0x060, NEW_STATE = 0x080,
-       SEND = 0x0C0, CREATE = 0x100, BECOME = 0x140, INJECT = 0x180, SPAWN = 0x1C0,
-       COMMIT = 0x200, ABORT = 0x240, CYCLES = 0x280, DISPATCHES = 0x284, COMMITS = 0x288,
-       ABORTS = 0x28C, FAULTS = 0x290, QUEUE_HWM = 0x294, LIVE = 0x298, QUEUED2 = 0x29C,
-       WATCHDOG = 0x01C, F_CAUSE = 0x030, F_CODE = 0x034, F_TARGET = 0x038, F_BEH = 0x03C,
-       FAULT_HANDLER = 0x2A0, SET_HANDLER = 0x2A4, FREE_SLOTS = 0x2A8, GC_LOW = 0x2B0,
-       GC_PERIOD = 0x2B4, GC_RUNS = 0x2B8, GC_RECLAIMED = 0x2BC, GC_CYCLES = 0x2C0,
-       GC_MAX_PAUSE = 0x2C4, GC_LIVE_MAX = 0x2C8 };
+// register map: the unit's registers of include/am_iface.def, by their
+// names there (STATUS, MSG, SEND, ...)
+#define TB_AU(name, off) name = off,
+#define TB_UART(name, off)
+#define TB_SYS(name, off)
+enum {
+#define AM_IF_REG(blk, name, off, acc, cyc, doc) TB_##blk(name, off)
+#define AM_IF_ARRAY(blk, name, off, words, idx, acc, cyc, doc) TB_##blk(name, off)
+#define AM_IF_WALIAS(blk, name, of) TB_##blk(name, of)
+#include "am_iface.def"
+};
+#include "am_iface.h"
+
 
 #define CHECK(c, ...) do { if (!(c)) { errors++; printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); if (errors > 5) finish(); } } while (0)
 static void finish();
@@ -501,7 +503,7 @@ static void fault_delivery() {
   wr(SEND_W, b); CHECK(last_cycles == 1, "a write during the hold completes at once");
   wr(SEND + 4 * 1, b); wr(COMMIT, 0);
   wr(CTRL, 0); CHECK(rd(CTRL) == 1, "a CTRL write during the hold is ignored");
-  CHECK((rd(STATUS) & 0x11) == 0x10, "STATUS: WD_HOLD, no transaction open");
+  CHECK((rd(STATUS) & (AU_STATUS_EVENT | AU_STATUS_WD_HOLD)) == AU_STATUS_WD_HOLD, "STATUS: WD_HOLD, no transaction open");
   CHECK(rd(SELF) == 0 && rd(QUEUED) == 0, "nothing dispatched during the hold");
   CHECK(dut->wd_irq_o, "still holding");
   wr(WATCHDOG, 0);                                  // acknowledge (and switch it off)
@@ -530,7 +532,7 @@ static void fault_delivery() {
   wr(SEND_W, b); wr(SEND + 4 * 1, b);
   dut->stack_i = 1; tick(); dut->stack_i = 0;
   CHECK(!dut->wd_irq_o, "no watchdog interrupt for the stack guard");
-  CHECK((rd(STATUS) & 0x11) == 0x10, "STATUS: held, no transaction open");
+  CHECK((rd(STATUS) & (AU_STATUS_EVENT | AU_STATUS_WD_HOLD)) == AU_STATUS_WD_HOLD, "STATUS: held, no transaction open");
   CHECK(((rd(STATUS) >> 16) & 31) == 16, "LAST_CAUSE STACK");
   CHECK(rd(SELF) == 0 && rd(QUEUED) == 0, "nothing dispatched during the hold, the send dropped");
   dut->stack_i = 1; tick(); dut->stack_i = 0;   // outside a transaction: nothing

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""am_iface.py — what include/am_iface.def says, for Verilog, make and the docs.
+
+  am_iface.py vh FILE            the Verilog `defines (build/gen/am_defs.vh)
+  am_iface.py mk FILE            the boards' sizes for fpga.mk (build/gen/am_iface.mk)
+  am_iface.py docs [--write]     check (or rewrite: make lint) the generated
+                                 tables in the docs: the text between
+                                 <!-- am_iface:NAME --> and <!-- /am_iface -->
+                                 must be what the table gives
+
+The table is read line by line (one entry per line, at the start of a line),
+checked (alignment, overlaps, windows, fields inside 32 bits), and a file is
+rewritten only when its text changes, so what includes it rebuilds only then.
+"""
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEF = ROOT / "include" / "am_iface.def"
+DOCS = {"au-registers": ROOT / "docs" / "actor-unit.md",
+        "memory-map": ROOT / "docs" / "architecture.md",
+        "sys-registers": ROOT / "docs" / "architecture.md"}
+# docs that name every fault cause as `NAME` (value)
+CAUSE_DOCS = [ROOT / "docs" / "faults.md"]
+BOARD_PARAMS = ("TABLE_SLOTS", "QAW", "STATS", "WD_W", "ENABLE_MUL", "ENABLE_DIV", "TWO_STAGE_SHIFT")
+CAUSE_W, TRACE_W = 5, 4   # the trace port's and the registers' widths (rtl/)
+
+
+def split_args(s):
+    out, cur, q = [], "", False
+    for ch in s:
+        if ch == '"':
+            q = not q
+            cur += ch
+        elif ch == "," and not q:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur.strip())
+    return [a[1:-1] if a.startswith('"') and a.endswith('"') else a for a in out]
+
+
+def num(s):
+    return int(s, 0)
+
+
+def load(path=DEF):
+    t = {k: [] for k in ("BLOCK", "REG", "ARRAY", "WALIAS", "FIELD", "VALUE", "CAUSE",
+                         "TRACE", "SIZE", "BOARD")}
+    for ln, line in enumerate(path.read_text().splitlines(), 1):
+        m = re.match(r"AM_IF_([A-Z]+)\((.*)\)\s*$", line)
+        if not m:
+            continue
+        if m.group(1) not in t:
+            sys.exit(f"{path}:{ln}: unknown entry AM_IF_{m.group(1)}")
+        t[m.group(1)].append((ln, split_args(m.group(2))))
+    check(t, path)
+    return t
+
+
+def regs(t, blk):
+    """(name, byte offset, words, index letter, access, cycles, meaning), in table order"""
+    out = []
+    for ln, a in sorted(t["REG"] + t["ARRAY"], key=lambda e: e[0]):
+        if a[0] != blk:
+            continue
+        if len(a) == 6:
+            out.append((a[1], num(a[2]), 1, "", a[3], a[4], a[5]))
+        else:
+            out.append((a[1], num(a[2]), num(a[3]), a[4], a[5], a[6], a[7]))
+    return out
+
+
+def blocks(t):
+    return {a[0]: (num(a[1]), num(a[2]), a[3], a[4]) for _, a in t["BLOCK"]}
+
+
+def check(t, path):
+    errs = []
+    bl = blocks(t)
+    for blk, (base, bits, *_) in bl.items():
+        if base & 0x0FFFFFFF or not base:
+            errs.append(f"block {blk}: base {base:#x} is not one of 0x1..0xF << 28")
+    for blk, (base, bits, *_) in bl.items():
+        used = {}
+        for name, off, words, _, acc, _, _ in regs(t, blk):
+            if off % 4:
+                errs.append(f"{blk}_{name}: offset {off:#x} is not word-aligned")
+            if words & (words - 1) or off % (4 * words):
+                errs.append(f"{blk}_{name}: {words} words at {off:#x}: not a power of two aligned to its size")
+            if off + 4 * words > (1 << bits):
+                errs.append(f"{blk}_{name}: {off:#x} is outside the {1 << bits}-byte window")
+            for w in range(off // 4, off // 4 + words):
+                if w in used:
+                    errs.append(f"{blk}_{name} overlaps {blk}_{used[w]} at {4 * w:#x}")
+                used[w] = name
+    for _, a in t["FIELD"]:
+        if num(a[3]) + num(a[4]) > 32:
+            errs.append(f"{a[0]}_{a[1]}_{a[2]}: bits past 31")
+    for kind, w in (("CAUSE", CAUSE_W), ("TRACE", TRACE_W)):
+        vals = [num(a[1]) for _, a in t[kind]]
+        if len(set(vals)) != len(vals) or max(vals) >= (1 << w):
+            errs.append(f"{kind}: values must be distinct and below {1 << w}")
+    if errs:
+        sys.exit("\n".join(f"{path}: {e}" for e in errs))
+
+
+# ---- Verilog ------------------------------------------------------------------------
+def vh(t):
+    bl = blocks(t)
+    o = ["// am_defs.vh — written by scripts/am_iface.py from include/am_iface.def: edit that.",
+         "// Registers are word addresses within their slave's window (the unit's",
+         "// a = mem_addr[9:2], SYS's mem_addr[5:2], ...); <REG>_AT(a) decodes one",
+         "// register, or an array's whole block, from the identifier a.",
+         "`ifndef AM_DEFS_VH", "`define AM_DEFS_VH"]
+    for blk, (base, bits, *_) in bl.items():
+        aw = bits - 2
+        o.append(f"`define AM_{blk}_REGION 4'h{base >> 28:x}")
+        o.append(f"`define AM_{blk}_AW {aw}")
+        for name, off, words, _, _, _, _ in regs(t, blk):
+            w = off // 4
+            o.append(f"`define AM_{blk}_{name} {aw}'h{w:0{(aw + 3) // 4}x}")
+            lo = words.bit_length() - 1
+            if lo == 0:
+                o.append(f"`define AM_{blk}_{name}_AT(a) (a == {aw}'h{w:x})")
+            else:
+                hw = aw - lo
+                o.append(f"`define AM_{blk}_{name}_AT(a) (a[{aw - 1}:{lo}] == {hw}'h{w >> lo:x})")
+        for _, a in t["WALIAS"]:
+            if a[0] == blk:
+                o.append(f"`define AM_{blk}_{a[1]} `AM_{blk}_{a[2]}")
+                o.append(f"`define AM_{blk}_{a[1]}_AT(a) `AM_{blk}_{a[2]}_AT(a)")
+    fw = {}
+    for _, a in t["FIELD"]:
+        lsb, w = num(a[3]), num(a[4])
+        fw[f"{a[1]}_{a[2]}"] = w
+        o.append(f"`define AM_{a[0]}_{a[1]}_{a[2]} {lsb + w - 1}:{lsb}")
+    for _, a in t["VALUE"]:
+        o.append(f"`define AM_{a[0]}_{a[1]}_{a[2]} {fw[a[1]]}'d{num(a[3])}")
+    for _, a in t["CAUSE"]:
+        o.append(f"`define AM_FAULT_{a[0]} {CAUSE_W}'d{num(a[1])}")
+    for _, a in t["TRACE"]:
+        o.append(f"`define AM_TRACE_{a[0]} {TRACE_W}'d{num(a[1])}")
+    for _, a in t["SIZE"]:
+        o.append(f"`define AM_DEFAULT_{a[0]} {num(a[1])}")
+    for _, a in t["BOARD"]:
+        for p, v in zip(BOARD_PARAMS, a[1:]):
+            o.append(f"`define AM_BOARD_{a[0].upper()}_{p} {num(v)}")
+    o.append("`endif")
+    return "\n".join(o) + "\n"
+
+
+def mk(t):
+    o = ["# written by scripts/am_iface.py from include/am_iface.def: the boards' sizes"]
+    for _, a in t["BOARD"]:
+        o.append(f"am_iface_{a[0]} := " + " ".join(
+            f"{p}={num(v)}" for p, v in zip(BOARD_PARAMS, a[1:])))
+    return "\n".join(o) + "\n"
+
+
+# ---- docs ---------------------------------------------------------------------------
+def reg_rows(t, blk):
+    fields = {}
+    for _, a in t["FIELD"]:
+        if a[0] == blk:
+            lsb, w = num(a[3]), num(a[4])
+            bits = f"[{lsb}]" if w == 1 else f"[{lsb + w - 1}:{lsb}]"
+            fields.setdefault(a[1], []).append(f"{bits} {a[2]}" + (f" ({a[5]})" if a[5] else ""))
+    walias = {a[2]: a[1] for _, a in t["WALIAS"] if a[0] == blk}
+    rows = []
+    for name, off, words, idx, acc, cyc, doc in regs(t, blk):
+        width = 3 if blk == "AU" else 2
+        o = f"0x{off:0{width}X}" + (f"+4{idx}" if words > 1 else "")
+        n = name + (f"[{idx}]" if words > 1 else "")
+        if name in walias:
+            n += f" / {walias[name]}" + (f"[{idx}]" if words > 1 else "")
+        meaning = ", ".join(fields.get(name, []))
+        if doc:
+            meaning = f"{meaning}: {doc}" if meaning and len(fields[name]) == 1 else \
+                      (f"{meaning}; {doc}" if meaning else doc)
+        rows.append((o, n, acc, meaning, cyc))
+    return rows
+
+
+def doc_table(t, name):
+    if name == "au-registers":
+        out = ["| offset | name | R/W | meaning | cycles |", "|---|---|---|---|---|"]
+        out += [f"| {o} | {n} | {a} | {m} | {c} |" for o, n, a, m, c in reg_rows(t, "AU")]
+    elif name == "sys-registers":
+        out = ["| SYS offset | name | R/W | meaning |", "|---|---|---|---|"]
+        out += [f"| `+{o[2:]}` | {n} | {a} | {m} |" for o, n, a, m, _ in reg_rows(t, "SYS")]
+        vals = [f"{num(a[3])} {a[2]} ({a[4]})" for _, a in t["VALUE"] if a[1] == "RESTART_KIND"]
+        out.append("")
+        out.append("RESTART's KIND: 0 power-on or the reset button, " + ", ".join(vals) + ".")
+    elif name == "memory-map":
+        out = ["| base | size | what | notes |", "|---|---|---|---|",
+               "| `0x0000_0000` | `RAM_WORDS × 4` (64 KiB in simulation) | RAM: firmware code, data, "
+               "stack | initialised from the firmware image (`$readmemh`) |"]
+        for blk, (base, bits, what, notes) in blocks(t).items():
+            size = f"{1 << (bits - 10)} KiB window" if bits >= 10 else f"{1 << bits} B"
+            out.append(f"| `0x{base >> 16:04X}_{base & 0xFFFF:04X}` | {size} | {what} | {notes} |")
+        out.append("| anything else | | bus error | the access completes (reads 0, writes ignored) "
+                   "and the SoC restarts the core → `TRAP_BUS` |")
+    else:
+        raise KeyError(name)
+    return "\n".join(out)
+
+
+def docs(t, write):
+    bad = 0
+    for name, path in DOCS.items():
+        text = path.read_text()
+        pat = re.compile(r"(<!-- am_iface:%s -->\n)(.*?)(\n<!-- /am_iface -->)" % re.escape(name), re.S)
+        m = pat.search(text)
+        if not m:
+            print(f"am_iface: {path.relative_to(ROOT)} has no <!-- am_iface:{name} --> section")
+            bad += 1
+            continue
+        want = doc_table(t, name)
+        if m.group(2) != want:
+            if write:
+                path.write_text(text[:m.start(2)] + want + text[m.end(2):])
+                print(f"am_iface: rewrote {path.relative_to(ROOT)} ({name})")
+            else:
+                print(f"am_iface: {path.relative_to(ROOT)}'s {name} table differs from "
+                      f"include/am_iface.def (scripts/am_iface.py docs --write)")
+                bad += 1
+    for path in CAUSE_DOCS:
+        text = path.read_text()
+        for _, a in t["CAUSE"]:
+            if num(a[1]) and f"`{a[0]}` ({num(a[1])})" not in text:
+                print(f"am_iface: {path.relative_to(ROOT)} does not name `{a[0]}` ({num(a[1])})")
+                bad += 1
+    if not bad:
+        print("am_iface: docs' tables agree with include/am_iface.def")
+    return 1 if bad else 0
+
+
+def write_if_changed(path, text):
+    p = Path(path)
+    if p.exists() and p.read_text() == text:
+        return
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] in ("vh", "mk"):
+        t = load()
+        write_if_changed(argv[1], (vh if argv[0] == "vh" else mk)(t))
+        return 0
+    if argv and argv[0] == "docs":
+        return docs(load(), "--write" in argv)
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
