@@ -7,6 +7,9 @@
 SHELL   := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 BUILD   ?= build
+# FuseSoC, given the checkout as a library, skips build/ (copies of rtl/ with
+# their cores, its own work; docs/fusesoc.md)
+_ := $(shell mkdir -p $(BUILD) && [ -f $(BUILD)/FUSESOC_IGNORE ] || : > $(BUILD)/FUSESOC_IGNORE)
 CC      ?= gcc
 CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost
 CFLAGS_OPT    := $(CFLAGS_COMMON) -O2
