@@ -3,7 +3,8 @@
 as a library, as another SoC's build would use them (make fusesoc-test,
 in make test):
 
-  * `fusesoc --cores-root REPO core list` lists the three cores, and only them
+  * `fusesoc --cores-root REPO core list` lists the three cores, and only them;
+    so does `fusesoc core list` after `fusesoc library add actormachine REPO`
   * the actor unit's file list, generic and with each flag, is the one
     tests/rtl/rtl.mk builds (RTL_UNIT_SRCS, its DSP and MUX variants)
   * every board target's sources, top, parameters, defines, PLL setting,
@@ -103,6 +104,16 @@ def main():
           "core list: " + ", ".join(listed), "expected exactly " + ", ".join(CORES) + "\n" + r.stdout)
     warn = [l for l in r.stdout.splitlines() if l.startswith(("WARNING: Parse", "ERROR"))]
     check(not warn, "core list: every .core of the checkout parses", "\n".join(warn))
+    # ... and with the checkout added as a library (fusesoc.conf in the directory it runs in)
+    lib = os.path.join(WORK, "library")
+    os.makedirs(lib)
+    r1 = subprocess.run([FUSESOC, "library", "add", "actormachine", REPO], cwd=lib, env=ENV,
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    r2 = subprocess.run([FUSESOC, "core", "list"], cwd=lib, env=ENV,
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    listed = re.findall(r"^(\S+:\S+:\S+:\S+)\s+:", r2.stdout, re.M)
+    check(r1.returncode == 0 and r2.returncode == 0 and sorted(listed) == sorted(CORES),
+          "library add actormachine REPO; core list: the 3 cores", r1.stdout + r2.stdout)
 
     # ---- the unit's file list == tests/rtl/rtl.mk's ----
     unit, dsp, mux = make_vars(["RTL_UNIT_SRCS", "call rtl_variant,$(RTL_UNIT_SRCS),DSP",
