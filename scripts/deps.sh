@@ -33,6 +33,10 @@ if [ -x "$VENV/bin/python" ] && [ -f "$STAMP" ] && cmp -s "$REQ" "$STAMP"; then
   venv_ok=1
 fi
 
+# FuseSoC, given the checkout as a library, skips the venv (its packages'
+# cores are not the project's; docs/fusesoc.md)
+[ -d "$VENV" ] && [ ! -f "$VENV/FUSESOC_IGNORE" ] && : > "$VENV/FUSESOC_IGNORE"
+
 if [ ${#missing_apt[@]} -eq 0 ] && [ $venv_ok -eq 1 ]; then
   echo "deps: everything is installed (${#APT_PACKAGES[@]} Debian packages, venv $VENV matches $REQ); nothing to do"
   exit 0
@@ -56,5 +60,6 @@ if [ $venv_ok -eq 0 ]; then
   echo "deps: installing into $VENV: $(grep -v '^#' "$REQ" | tr '\n' ' ')"
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$REQ"
   cp "$REQ" "$STAMP"
+  : > "$VENV/FUSESOC_IGNORE"
 fi
 echo "deps: done"

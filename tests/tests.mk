@@ -23,3 +23,10 @@ fuzz-ci: sim
 .PHONY: program-test
 program-test: sim
 	@tests/program/run.sh
+
+# The FuseSoC cores (docs/fusesoc.md) with the checkout as a library: listed,
+# their file lists and board settings == rtl.mk's and fpga.mk's, lint and the
+# unit bench run through FuseSoC (tests/fpga/test_fusesoc.py).
+.PHONY: fusesoc-test
+fusesoc-test: deps
+	@.venv/bin/python tests/fpga/test_fusesoc.py $(BUILD)/fusesoc-test
