@@ -81,11 +81,26 @@ def setup(name, target, work, *flags):
 
 
 def repo_files(edam, work, types=("verilogSource",)):
+    """the sources (include files aside: has_defs checks the generated one)"""
     out = []
     for f in edam["files"]:
-        if f.get("file_type") in types:
+        if f.get("file_type") in types and not f.get("is_include_file"):
             out.append(os.path.relpath(os.path.normpath(os.path.join(work, f["name"])), REPO))
     return out
+
+
+def has_defs(edam, work):
+    """the generator's am_defs.vh is an include file, equal to what
+    scripts/am_iface.py writes from include/am_iface.def"""
+    ref = os.path.join(WORK, "am_defs.vh")
+    subprocess.run([sys.executable, os.path.join(REPO, "scripts", "am_iface.py"), "vh", ref], check=True)
+    with open(ref) as h:
+        want = h.read()
+    for f in edam["files"]:
+        if f.get("is_include_file") and os.path.basename(f["name"]) == "am_defs.vh":
+            with open(os.path.join(work, f["name"])) as h:
+                return h.read() == want
+    return False
 
 
 def main():
@@ -122,8 +137,9 @@ def main():
         work = os.path.join(WORK, "unit-setup-" + (flag or "generic"))
         edam, log = setup("actormachine:am:actor_unit", "lint", work, *(["--flag", flag] if flag else []))
         got = repo_files(edam, work) if edam else []
-        check(edam is not None and sorted(got) == sorted(want.split()) and edam["toplevel"] == "am_actor_unit",
-              "actor_unit files%s == tests/rtl/rtl.mk's %s (%d files)" % (
+        check(edam is not None and sorted(got) == sorted(want.split()) and edam["toplevel"] == "am_actor_unit"
+              and has_defs(edam, work),
+              "actor_unit files%s == tests/rtl/rtl.mk's %s (%d files) + am_defs.vh of include/am_iface.def" % (
                   " --flag " + flag if flag else "", {"": "RTL_UNIT_SRCS", "am_ice40_dsp": "DSP variant",
                                                       "am_mux_ports": "MUX variant"}[flag], len(want.split())),
               log if edam is None else "core only: %s\nrtl.mk only: %s" % (
