@@ -32,6 +32,8 @@
 #define AU_F_CODE      0x034u
 #define AU_F_TARGET    0x038u
 #define AU_F_BEH       0x03Cu
+#define AU_F_OP        0x2CCu   /* ... the operation that failed (enum am_fault_op) */
+#define AU_F_VALUE     0x2D0u   /* ... the offending value (docs/semantics.md) */
 #define AU_BEH         0x024u
 #define AU_MSG_LEN     0x028u
 #define AU_SEQ         0x02Cu

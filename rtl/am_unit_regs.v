@@ -55,6 +55,8 @@ module am_unit_regs #(
   input  wire [31:0]          f_code_i,
   input  wire [31:0]          f_target_i,
   input  wire [31:0]          f_beh_i,
+  input  wire [3:0]           f_op_i,       // ... F_OP, F_VALUE
+  input  wire [31:0]          f_value_i,
   input  wire [SLOT_W:0]      gc_low_i,     // am_unit_gctrig: GC_LOW
   input  wire [15:0]          gc_period_i,  // GC_PERIOD
   input  wire [31:0]          cycles_i,     // am_unit_stats
@@ -98,6 +100,8 @@ module am_unit_regs #(
       8'h0D: rd_reg = f_code_i;                           // 0x034 F_CODE
       8'h0E: rd_reg = f_target_i;                         // 0x038 F_TARGET
       8'h0F: rd_reg = f_beh_i;                            // 0x03C F_BEH
+      8'hB3: rd_reg[3:0] = f_op_i;                        // 0x2CC F_OP
+      8'hB4: rd_reg = f_value_i;                          // 0x2D0 F_VALUE
       8'hA8: rd_reg = fh_i;                               // 0x2A0 FAULT_HANDLER
       8'h01: rd_reg = {31'd0, run_o};
       8'h02: rd_reg[BEH_W:0] = beh_count_o;
