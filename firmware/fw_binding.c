@@ -63,6 +63,8 @@ int am_fault(const am_ctx *ctx, am_fault_info *info)
     info->code = AU(AU_F_CODE);
     info->target = AU(AU_F_TARGET);
     info->beh = AU(AU_F_BEH);
+    info->op = AU(AU_F_OP);
+    info->value = AU(AU_F_VALUE);
     return 1;
 }
 

@@ -167,6 +167,8 @@ struct am_rt {
     int commit_hooks;                /* tracing or test_perturb_seq set */
     uint32_t fault_cause;
     am_word fault_code;
+    uint32_t fault_op;               /* enum am_fault_op */
+    am_word fault_value;             /* the offending value (docs/semantics.md) */
     uint64_t seq, commits, aborts, faults;   /* dispatches = seq */
     uint64_t perturb_seq;
     uint64_t end_seq;                /* the innermost run stops at this seq */
@@ -446,32 +448,44 @@ am_word am_state(const am_ctx *ctx, uint32_t i)
 
 /* ---- staging -------------------------------------------------------------- */
 
-_Noreturn static NOINLINE void txn_fault(am_rt *rt, uint32_t cause, am_word code)
+/* Leave the behavior with a fault: its cause, the operation and the
+ * offending value (docs/semantics.md, "Fault records"); the code is the
+ * value for FAIL (am_fail's argument), else 0. */
+_Noreturn static NOINLINE void txn_fault(am_rt *rt, uint32_t cause, uint32_t op, am_word value)
 {
     rt->in_dispatch = 0;          /* the watchdog leaves a failing behavior be */
     SIGNAL_FENCE();
     rt->fault_cause = cause;
-    rt->fault_code = code;
+    rt->fault_code = cause == AM_FAULT_FAIL ? value : 0;
+    rt->fault_op = op;
+    rt->fault_value = value;
     AM_LONGJMP(rt->abort_jmp);
 }
 
+/* A length in a fault record: as the hardware's address carries it. */
+INLINE am_word fault_len(uint32_t n) { return n > AM_FAULT_LEN_MAX ? AM_FAULT_LEN_MAX : n; }
+
 void am_fail(am_ctx *ctx, am_word code)
 {
-    txn_fault(RT_OF(ctx), AM_FAULT_FAIL, code);
+    txn_fault(RT_OF(ctx), AM_FAULT_FAIL, AM_OP_ABORT, code);
 }
 
+/* The firmware reports a trap with an ABORT[cause] store of 0; WATCHDOG and
+ * STACK are the unit's own aborts of the running behavior. */
 void am_host_trap(am_ctx *ctx, uint32_t cause)
 {
-    txn_fault(RT_OF(ctx), cause, 0);
+    uint32_t op = cause == AM_FAULT_WATCHDOG || cause == AM_FAULT_STACK ? AM_OP_RUN : AM_OP_ABORT;
+    txn_fault(RT_OF(ctx), cause, op, 0);
 }
 
 am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
-    if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, 0);
-    if (UNLIKELY(n > rt->state_words)) txn_fault(rt, AM_FAULT_STATE_TOO_LONG, 0);
+    if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_CREATE, beh);
+    if (UNLIKELY(n > rt->state_words))
+        txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_CREATE, fault_len(n));
     uint32_t nc = rt->ncreates;
-    if (UNLIKELY(nc >= rt->max_creates)) txn_fault(rt, AM_FAULT_TOO_MANY_CREATES, 0);
+    if (UNLIKELY(nc >= rt->max_creates)) txn_fault(rt, AM_FAULT_TOO_MANY_CREATES, AM_OP_CREATE, beh);
     if (nc == 0) {
         /* the allocator as the transaction found it (only CREATE allocates;
          * abort restores it when this transaction took it: also when the
@@ -483,7 +497,7 @@ am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
         SIGNAL_FENCE();
     }
     am_ref ref = alloc_slot(rt);
-    if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, AM_FAULT_TABLE_FULL, 0);
+    if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, AM_FAULT_TABLE_FULL, AM_OP_CREATE, beh);
     rt->ncreates = nc + 1;
     staged_create *c = &rt->creates[nc];
     c->ref = ref;
@@ -505,11 +519,12 @@ INLINE int created_here(const am_rt *rt, am_ref ref)
 void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
 {
     am_rt *rt = RT_OF(ctx);
-    if (UNLIKELY(n > rt->msg_words)) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, 0);
-    if (UNLIKELY(rt->nsends >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, 0);
+    if (UNLIKELY(n > rt->msg_words)) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(n));
+    if (UNLIKELY(rt->nsends >= rt->max_sends))
+        txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
     /* valid, or created earlier in this transaction */
     if (!ref_valid(rt, target) && !created_here(rt, target))
-        txn_fault(rt, AM_FAULT_BAD_REF, 0);
+        txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SEND, target);
     /* Staged in the ring slot after the last staged one; this never reaches
      * a queued event nor the event in dispatch (cap, see am_rt_new). */
     uint32_t ns = rt->nsends;
@@ -524,7 +539,7 @@ void am_set_fault_handler(am_ctx *ctx, am_ref handler)
 {
     am_rt *rt = RT_OF(ctx);
     if (handler != AM_NIL && SLOT_OF(handler) >= rt->table_size)
-        txn_fault(rt, AM_FAULT_BAD_REF, 0);
+        txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SET_HANDLER, handler);
     rt->has_handler = 1;
     rt->staged_handler = handler;
 }
@@ -540,8 +555,9 @@ int am_fault(const am_ctx *ctx, am_fault_info *info)
 void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
-    if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, 0);
-    if (UNLIKELY(n > rt->state_words)) txn_fault(rt, AM_FAULT_STATE_TOO_LONG, 0);
+    if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_BECOME, beh);
+    if (UNLIKELY(n > rt->state_words))
+        txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(n));
     rt->has_become = 1;
     rt->become_beh = beh;
     rt->become_n = n;
@@ -678,7 +694,7 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
         if (rt->has_handler)
             am_trace_handler(b, rt->staged_handler);
     } else {
-        am_trace_fault(b, rt->fault_cause, rt->fault_code);
+        am_trace_fault(b, rt->fault_cause, rt->fault_code, rt->fault_op, rt->fault_value);
     }
     am_trace_end(b, rt->cfg.trace);
     if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
@@ -699,6 +715,8 @@ static NOINLINE void do_abort(am_rt *rt)
     r->code = rt->fault_code;
     r->target = rt->cur->target;
     r->beh = rt->cur_beh;
+    r->op = rt->fault_op;
+    r->value = rt->fault_value;
     r->len = rt->cur->len;
     memcpy(r->msg, rt->cur->msg, sizeof r->msg);
     rt->have_fault = 1;
@@ -713,6 +731,8 @@ static NOINLINE void do_abort(am_rt *rt)
         rt->cur_fault.code = r->code;
         rt->cur_fault.target = r->target;
         rt->cur_fault.beh = r->beh;
+        rt->cur_fault.op = r->op;
+        rt->cur_fault.value = r->value;
     }
     if (rt->cfg.on_fault) rt->cfg.on_fault(rt->cfg.user, r);
 }
@@ -803,6 +823,8 @@ INLINE void dispatch(am_rt *rt)
         rt->cur_beh = NO_BEH;
         rt->fault_cause = AM_FAULT_DEAD_TARGET;
         rt->fault_code = 0;
+        rt->fault_op = AM_OP_DISPATCH;
+        rt->fault_value = 0;
         do_abort(rt);
         return;
     }
@@ -812,12 +834,14 @@ INLINE void dispatch(am_rt *rt)
     rt->self_st = a->st;
 
     rt->in_dispatch = 1 + (beh >= AM_BEH_FIRST_USER);
-    if (UNLIKELY(rt->verdict)) txn_fault(rt, rt->verdict, 0);   /* am_step_abort */
+    if (UNLIKELY(rt->verdict)) txn_fault(rt, rt->verdict, AM_OP_RUN, 0);   /* am_step_abort */
     rt->behaviors[beh].fn(&rt->ctx);
     rt->in_dispatch = 0;
     if (UNLIKELY(rt->count + rt->nsends > rt->queue_depth)) {
         rt->fault_cause = AM_FAULT_QUEUE_FULL;
         rt->fault_code = 0;
+        rt->fault_op = AM_OP_COMMIT;
+        rt->fault_value = 0;
         do_abort(rt);
     } else {
         do_commit(rt);
@@ -864,6 +888,8 @@ static void wd_tick(int sig)
     rt->in_dispatch = 0;
     rt->fault_cause = AM_FAULT_WATCHDOG;
     rt->fault_code = 0;
+    rt->fault_op = AM_OP_RUN;
+    rt->fault_value = 0;
     AM_LONGJMP(rt->abort_jmp);      /* SA_NODEFER: the signal stays unblocked */
 }
 
@@ -1055,9 +1081,9 @@ void am_fault_print(FILE *f, const am_fault_record *r)
 void am_fault_print_named(FILE *f, const am_fault_record *r, const am_behavior_desc *tab,
                           uint32_t n)
 {
-    fprintf(f, "fault seq=%llu cause=%s code=%08x target=%08x beh=",
-            (unsigned long long)r->seq, am_fault_name(r->cause),
-            (unsigned)r->code, (unsigned)r->target);
+    fprintf(f, "fault seq=%llu cause=%s op=%s value=%08x code=%08x target=%08x beh=",
+            (unsigned long long)r->seq, am_fault_name(r->cause), am_fault_op_name(r->op),
+            (unsigned)r->value, (unsigned)r->code, (unsigned)r->target);
     if (r->beh == NO_BEH) fprintf(f, "-");
     else if (tab && r->beh < n) fprintf(f, "%u(%s)", (unsigned)r->beh, tab[r->beh].name);
     else fprintf(f, "%u", (unsigned)r->beh);

@@ -52,6 +52,8 @@ typedef struct am_fault_record {
     am_word  code;       /* am_fail argument, else 0 */
     am_ref   target;
     am_beh   beh;        /* target's behavior; 0xffffffff if DEAD_TARGET */
+    uint32_t op;         /* enum am_fault_op: the operation that failed */
+    am_word  value;      /* the offending value (docs/semantics.md), else 0 */
     uint32_t len;
     am_word  msg[AM_MAX_MSG_WORDS];
 } am_fault_record;
@@ -181,15 +183,17 @@ const am_fault_record *am_last_fault(const am_rt *rt);
 am_status am_peek(const am_rt *rt, am_ref ref, am_beh *beh, am_word state[AM_MAX_STATE_WORDS]);
 
 /* The host's model of a firmware trap: abort the running transaction with
- * cause (TRAP_ILLEGAL .. WATCHDOG), as the hardware does when a behavior
- * traps. For test programs that exercise the trap path on both targets
+ * cause (TRAP_ILLEGAL .. STACK), as the hardware does when a behavior
+ * traps: the record's op is ABORT (the firmware's ABORT[cause] store) for a
+ * trap, RUN for WATCHDOG and STACK (the unit's own abort), its value 0. For test programs that exercise the trap path on both targets
  * (the project's trap test programs use it); does not return. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))
 #endif
 void am_host_trap(am_ctx *ctx, uint32_t cause);
 
-/* Write one fault record as a line ("fault seq=... cause=... beh=N ...");
+/* Write one fault record as a line ("fault seq=... cause=... op=... value=...
+ * code=... target=... beh=N msg=[...]");
  * _named adds the behavior's name from table tab of n entries
  * ("beh=N(NAME)"). */
 void am_fault_print(FILE *f, const am_fault_record *rec);

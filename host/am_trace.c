@@ -96,12 +96,16 @@ void am_trace_handler(am_trace_buf *b, am_ref handler)
     put_hex(b, handler);
 }
 
-void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code)
+void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code, uint32_t op, am_word value)
 {
     put_s(b, " | fault ");
     put_s(b, am_fault_name(cause));
     put_c(b, ' ');
     put_hex(b, code);
+    put_s(b, " op ");
+    put_s(b, am_fault_op_name(op));
+    put_c(b, ' ');
+    put_hex(b, value);
 }
 
 void am_trace_gc(am_trace_buf *b, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots)

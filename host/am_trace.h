@@ -29,7 +29,9 @@ void am_trace_new(am_trace_buf *b, am_ref ref, am_beh beh, uint32_t n, const am_
 void am_trace_send(am_trace_buf *b, am_ref target, uint32_t n, const am_word *msg);
 void am_trace_become(am_trace_buf *b, am_beh beh, uint32_t n, const am_word *st);
 void am_trace_handler(am_trace_buf *b, am_ref handler);
-void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code);
+/* " | fault CAUSE CODE op OP VALUE": the cause, the am_fail code, the
+ * operation that failed and the offending value (docs/trace-format.md). */
+void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code, uint32_t op, am_word value);
 /* A garbage collection, between transaction seq and seq + 1: the whole line
  * "SEQ G gc reclaimed R live L free F" (not terminated: call am_trace_end). */
 void am_trace_gc(am_trace_buf *b, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots);

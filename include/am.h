@@ -92,6 +92,8 @@ typedef struct am_fault_info {
     am_word  code;     /* the am_fail code for AM_FAULT_FAIL, else 0 */
     am_ref   target;   /* the actor the failed event was sent to */
     am_beh   beh;      /* its behavior, 0xffffffff for AM_FAULT_DEAD_TARGET */
+    uint32_t op;       /* enum am_fault_op: the operation that failed */
+    am_word  value;    /* the offending value (am_fault_op), else 0 */
 } am_fault_info;
 
 /* Nonzero when the event being handled is a fault delivery; fills *info. */
@@ -143,6 +145,26 @@ enum am_fault {
     AM_FAULT_COUNT_
 };
 const char *am_fault_name(uint32_t cause); /* "FAIL", "BAD_REF", ... */
+
+/* ---- the operation that failed ---------------------------------------------
+ * Every fault record names it, with the offending value (docs/semantics.md,
+ * "Fault records"); the numbers are the actor unit's F_OP register's. */
+enum am_fault_op {
+    AM_OP_NONE        = 0,
+    AM_OP_SEND        = 1,  /* value: the target; n for MSG_TOO_LONG */
+    AM_OP_CREATE      = 2,  /* value: the behavior id; n for STATE_TOO_LONG */
+    AM_OP_BECOME      = 3,  /* value: the behavior id; n for STATE_TOO_LONG */
+    AM_OP_SET_HANDLER = 4,  /* value: the handler reference */
+    AM_OP_ABORT       = 5,  /* am_fail (value: its code) or a trap (value 0) */
+    AM_OP_COMMIT      = 6,  /* QUEUE_FULL; value 0 */
+    AM_OP_RUN         = 7,  /* the machine stopped the behavior: WATCHDOG, STACK; value 0 */
+    AM_OP_DISPATCH    = 8,  /* DEAD_TARGET, the behavior never ran; value 0 */
+    AM_OP_COUNT_
+};
+/* A length n beyond this reads as this in a fault record's value (the
+ * hardware's address carries 4 bits of it). */
+#define AM_FAULT_LEN_MAX 15u
+const char *am_fault_op_name(uint32_t op); /* "SEND", "CREATE", ... */
 
 /* ---- built-in behaviors ---------------------------------------------------
  * Ids 0..AM_BEH_FIRST_USER-1 are provided by each binding (host runtime,

@@ -34,11 +34,23 @@ const char *am_fault_name(uint32_t cause)
     return cause < AM_FAULT_COUNT_ ? names[cause] : "UNKNOWN";
 }
 
+const char *am_fault_op_name(uint32_t op)
+{
+    static const char *const names[AM_OP_COUNT_] = {
+        "NONE", "SEND", "CREATE", "BECOME", "SET_HANDLER", "ABORT", "COMMIT", "RUN", "DISPATCH",
+    };
+    return op < AM_OP_COUNT_ ? names[op] : "UNKNOWN";
+}
+
 uint32_t am_console_format_fault(const am_fault_info *f, uint32_t len, const am_word *msg,
                                  char *buf)
 {
     uint32_t n = put_str(buf, "fault: ");
     n += put_str(buf + n, am_fault_name(f->cause));
+    n += put_str(buf + n, " op=");
+    n += put_str(buf + n, am_fault_op_name(f->op));
+    n += put_str(buf + n, " value=");
+    n += put_hex(buf + n, f->value);
     n += put_str(buf + n, " code=");
     n += put_hex(buf + n, f->code);
     n += put_str(buf + n, " target=");

@@ -8,7 +8,7 @@
 
 #include "am.h"
 
-#define AM_CONSOLE_LINE_MAX 160u
+#define AM_CONSOLE_LINE_MAX 192u
 
 /* Format one console message (formats in am.h) into buf (at least
  * AM_CONSOLE_LINE_MAX bytes, not NUL-terminated); returns the byte count.
@@ -16,7 +16,8 @@
 uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf);
 
 /* The console as the default fault handler: one line per fault delivery,
- * "fault: CAUSE code=XXXXXXXX target=XXXXXXXX beh=N msg=[...]\n". */
+ * "fault: CAUSE op=OP value=XXXXXXXX code=XXXXXXXX target=XXXXXXXX beh=N msg=[...]\n"
+ * (at most 177 bytes). */
 uint32_t am_console_format_fault(const am_fault_info *f, uint32_t len, const am_word *msg,
                                  char *buf);
 

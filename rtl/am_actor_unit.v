@@ -94,7 +94,9 @@ module am_actor_unit #(
   output wire [3:0]              trace_len_o,
   output wire [32*8-1:0]         trace_words_o,
   output wire [4:0]              trace_cause_o,
-  output wire [31:0]             trace_code_o
+  output wire [31:0]             trace_code_o,
+  output wire [3:0]              trace_op_o,
+  output wire [31:0]             trace_value_o
 );
   localparam integer SLOT_W = $clog2(TABLE_SLOTS);
   localparam [4:0]   F_BAD_REF = `AM_FAULT_BAD_REF;
@@ -144,6 +146,8 @@ module am_actor_unit #(
   wire [31:0]         fh_q, f_code, f_target, f_beh;
   wire                fh_set, set_fh_go, set_fh_bad, abort_code;
   wire [4:0]          end_cause, last_cause_q, f_cause;
+  wire [3:0]          end_op, f_op;
+  wire [31:0]         f_value;
   // am_unit_gctrig
   wire                gc_due;
   wire [SLOT_W:0]     gc_low_q;
@@ -166,6 +170,7 @@ module am_actor_unit #(
   wire [SLOT_W:0]     t_next, t_free_n, t_free_snap;
   // am_txn
   wire [4:0]          cause;
+  wire [2:0]          txn_op;
   wire [SW-1:0]       nsends;
   wire [CW-1:0]       ncreates;
   wire [$clog2(MAX_CREATES)-1:0] cre_idx;
@@ -232,7 +237,7 @@ module am_actor_unit #(
     .free_n_i(t_free_n), .ext_i(ext_q), .new_ref_i(new_ref_q),
     .wd_hold_i(wd_hold_q), .wd_budget_i(wd_budget_q),
     .fh_i(fh_q), .last_cause_i(last_cause_q), .f_cause_i(f_cause), .f_code_i(f_code),
-    .f_target_i(f_target), .f_beh_i(f_beh),
+    .f_target_i(f_target), .f_beh_i(f_beh), .f_op_i(f_op), .f_value_i(f_value),
     .gc_low_i(gc_low_q), .gc_period_i(gc_period_q),
     .cycles_i(cycles_q), .commits_i(commits_q), .aborts_i(aborts_q), .live_i(live_q),
     .gc_runs_i(gc_runs_q), .gc_recl_i(gc_recl_q), .gc_cycles_i(gc_cycles_q),
@@ -277,14 +282,16 @@ module am_actor_unit #(
     .irq_o(wd_irq_o), .hold_d_o(wd_hold_d), .over_d_o(wd_over_d), .budget_o(wd_budget_q));
 
   am_unit_fault #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .HDR_W(HDR_W), .TRACE(TRACE)) u_fault (
-    .clk_i(clk_i), .rst_ni(rst_ni), .wdata_i(mem_wdata_i), .a_n_i(a_n),
+    .clk_i(clk_i), .rst_ni(rst_ni), .wdata_i(mem_wdata_i), .a_n_i(a_n), .wr_do_i(wr_do),
     .w_fh_i(w_fh), .a_set_fh_i(a_set_fh), .w_set_fh_i(w_set_fh), .w_abort_i(w_abort),
-    .w_inrange_i(w_inrange), .cause_i(cause),
+    .w_inrange_i(w_inrange), .cause_i(cause), .op_i(txn_op),
     .open_i(d_open), .fault_i(d_fault), .end_i(d_end), .commit_i(d_commit), .dead_i(d_dead),
     .beh_i(d_beh), .q_hdr_i(q_hdr),
     .fh_o(fh_q), .fh_set_o(fh_set), .set_fh_go_o(set_fh_go), .set_fh_bad_o(set_fh_bad),
-    .abort_code_o(abort_code), .end_cause_o(end_cause), .last_cause_o(last_cause_q),
-    .f_cause_o(f_cause), .f_code_o(f_code), .f_target_o(f_target), .f_beh_o(f_beh));
+    .abort_code_o(abort_code), .end_cause_o(end_cause), .end_op_o(end_op),
+    .last_cause_o(last_cause_q),
+    .f_cause_o(f_cause), .f_code_o(f_code), .f_target_o(f_target), .f_beh_o(f_beh),
+    .f_op_o(f_op), .f_value_o(f_value));
 
   // ---------------------------------------------------------------- collector trigger, statistics
   am_unit_gctrig #(.SLOT_W(SLOT_W), .MAX_CREATES(MAX_CREATES), .PERIOD_RESET(GC_PERIOD_RESET)) u_gctrig (
@@ -340,10 +347,10 @@ module am_actor_unit #(
     .create_slot_i(peek_slot), .create_go_o(create_go),
     .become_i(a_become), .become_n_i(a_n), .become_beh_ok_i(w_beh_ok),
     .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
-    .bfail_i(a_abort || set_fh_bad), .bfail_cause_i(set_fh_bad ? F_BAD_REF[3:0] : a_n),
+    .bfail_i(a_abort || set_fh_bad), .bfail_cause_i(set_fh_bad ? F_BAD_REF[3:0] : a_n), .bfail_fh_i(set_fh_bad),
     .afail_i(wd_fire), .afail_cause_i(wd_cause),
     .qfull_i(a_commit && !commit_ok),
-    .cause_o(cause), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),
+    .cause_o(cause), .op_o(txn_op), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),
     .cre_slot_o(cre_slot), .become_o(become), .become_beh_o(become_beh), .become_n_o(become_n));
 
   am_dispatch #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .META_W(META_W), .HDR_W(HDR_W),
@@ -389,13 +396,15 @@ module am_actor_unit #(
     .t_send_i(t_send), .p_ref_ok_i(p_ref_ok), .inject_ok_i(inject_ok), .t_create_i(t_create),
     .t_spawn_i(t_spawn), .free_ok_i(free_ok), .p_slot_i(p_slot_q), .p_beh_i(p_beh_q),
     .p_n_i(p_n_q), .p_new_gen_i(p_new_gen),
-    .disp_i(d_disp), .end_i(d_end), .commit_i(d_commit), .end_cause_i(end_cause), .seq_i(d_seq),
+    .disp_i(d_disp), .end_i(d_end), .commit_i(d_commit), .end_cause_i(end_cause), .end_op_i(end_op),
+    .open_i(d_open), .cause_i(cause), .seq_i(d_seq),
     .self_ref_i(self_ref), .chk_beh_i(d_chk_beh), .beh_i(d_beh), .len_i(d_len), .q_words_i(q_trw),
     .gc_done_i(g_done), .reclaimed_i(g_reclaimed), .live_after_i(gc_live_after),
     .free_n_i(t_free_n),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
-    .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o));
+    .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o),
+    .trace_op_o(trace_op_o), .trace_value_o(trace_value_o));
 endmodule
 
 `default_nettype wire

@@ -85,6 +85,8 @@ module am_soc #(
   output wire [255:0] trace_words_o,
   output wire [4:0]  trace_cause_o,
   output wire [31:0] trace_code_o,
+  output wire [3:0]  trace_op_o,
+  output wire [31:0] trace_value_o,
   // the core's accesses to the actor unit (simulation: per-phase cycle counts)
   output wire        dbg_au_valid_o,
   output wire        dbg_au_we_o,
@@ -215,7 +217,8 @@ module am_soc #(
     .wr_next_i(acc_d && rgn_d[1] && we_d), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq), .stack_i(stack_hit),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
-    .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o));
+    .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o),
+    .trace_op_o(trace_op_o), .trace_value_o(trace_value_o));
 
   // SYS registers and the bus-error responder complete at once.
   reg [31:0] sys_rdata;

@@ -3,7 +3,7 @@
 // Owns: the per-transaction counters (sends, creates), the list of slots
 // created by this transaction, the staged BECOME (behavior, length; its
 // words live in the actor table's BECOME buffer), and the transaction's
-// fault cause.
+// fault cause and the operation that raised it (op_o).
 //
 // Promises (docs/semantics.md, "One transaction per dispatch"):
 // * Checks run in the contract's order:
@@ -15,6 +15,11 @@
 //   watchdog) via afail_i; QUEUE_FULL via qfull_i (at commit).
 // * The first fault wins: once cause_o != 0, no operation is accepted
 //   (the *_go_o outputs stay low) and the cause never changes until clear_i.
+// * op_o, written with the cause, names the operation that raised it
+//   (docs/semantics.md, "Fault records"): 1 SEND (its checks, BAD_REF in
+//   its second cycle), 2 CREATE, 3 BECOME, 4 SET_HANDLER (bfail_fh_i),
+//   5 ABORT (the firmware's ABORT[c]: FAIL, a trap), 6 COMMIT (QUEUE_FULL),
+//   7 RUN (the unit's own abort: afail_i); 0 while there is no fault.
 // * Bus operations (send_i, create_i, become_i, bfail_i, qfull_i) are
 //   decoded from the address alone and take effect only with stb_i (the bus
 //   write is accepted this cycle): the strobe, which depends on the bus
@@ -62,11 +67,13 @@ module am_txn #(
   // (the watchdog), and QUEUE_FULL at COMMIT
   input  wire                 bfail_i,
   input  wire [3:0]           bfail_cause_i,
+  input  wire                 bfail_fh_i,  // ... the bus failure is a refused SET_HANDLER
   input  wire                 afail_i,
   input  wire [4:0]           afail_cause_i,
   input  wire                 qfull_i,
   // state
   output reg  [4:0]           cause_o,
+  output reg  [2:0]           op_o,
   output reg  [SW-1:0]        nsends_o,
   output reg  [CW-1:0]        ncreates_o,
   input  wire [CIW-1:0]       cre_idx_i,
@@ -124,6 +131,16 @@ module am_txn #(
   wire [4:0] fault = (ref_chk_i && !ref_ok_i) ? F_BAD_REF :
                      afail_i                 ? afail_cause_i :
                      stb_i                   ? bfault : 5'd0;
+  // ... and its operation (recorded only with a fault, so the bus cases
+  // need no check of their own)
+  localparam [2:0] O_SEND = 3'd1, O_CREATE = 3'd2, O_BECOME = 3'd3, O_SET_HANDLER = 3'd4,
+                   O_ABORT = 3'd5, O_COMMIT = 3'd6, O_RUN = 3'd7;
+  wire [2:0] fault_op = (ref_chk_i && !ref_ok_i) ? O_SEND :
+                        afail_i  ? O_RUN :
+                        send_i   ? O_SEND :
+                        create_i ? O_CREATE :
+                        become_i ? O_BECOME :
+                        bfail_i  ? (bfail_fh_i ? O_SET_HANDLER : O_ABORT) : O_COMMIT;
 
   reg [SLOT_W-1:0] cre_q [0:MAX_CREATES-1];
   assign cre_slot_o = cre_q[cre_idx_i];
@@ -131,13 +148,17 @@ module am_txn #(
   always @(posedge clk_i) begin
     if (!rst_ni || clear_i) begin
       cause_o      <= 5'd0;
+      op_o         <= 3'd0;
       nsends_o     <= {SW{1'b0}};
       ncreates_o   <= {CW{1'b0}};
       become_o     <= 1'b0;
       become_beh_o <= {BEH_W{1'b0}};
       become_n_o   <= 4'd0;
     end else begin
-      if (ok && fault != 5'd0) cause_o <= fault;
+      if (ok && fault != 5'd0) begin
+        cause_o <= fault;
+        op_o    <= fault_op;
+      end
       if (send_go_o) nsends_o <= nsends_o + 1'b1;
       if (create_go_o) ncreates_o <= ncreates_o + 1'b1;
       if (become_go_o) begin

@@ -56,6 +56,8 @@ module am_unit_regs #(
   input  wire [31:0]          f_code_i,
   input  wire [31:0]          f_target_i,
   input  wire [31:0]          f_beh_i,
+  input  wire [3:0]           f_op_i,       // ... F_OP, F_VALUE
+  input  wire [31:0]          f_value_i,
   input  wire [SLOT_W:0]      gc_low_i,     // am_unit_gctrig: GC_LOW
   input  wire [15:0]          gc_period_i,  // GC_PERIOD
   input  wire [31:0]          cycles_i,     // am_unit_stats
@@ -113,6 +115,8 @@ module am_unit_regs #(
       `AM_AU_F_CODE: rd_reg = f_code_i;
       `AM_AU_F_TARGET: rd_reg = f_target_i;
       `AM_AU_F_BEH: rd_reg = f_beh_i;
+      `AM_AU_F_OP: rd_reg[3:0] = f_op_i;
+      `AM_AU_F_VALUE: rd_reg = f_value_i;
       `AM_AU_FAULT_HANDLER: rd_reg = fh_i;
       `AM_AU_CTRL: rd_reg = ctrl_w;
       `AM_AU_BEH_COUNT: rd_reg[BEH_W:0] = beh_count_o;

@@ -4,7 +4,8 @@
 //
 // Owns: with TRACE=1, copies of the last SEND_W, NEW_STATE and BECOME_W
 // words (the RAMs hold them where the bus cannot read them back), the last
-// written reference (p_ref_q) and the transaction's FAIL code (tr_code_q).
+// written reference (p_ref_q), the transaction's FAIL code (tr_code_q) and
+// its offending value (tr_val_q, tr_n_q).
 //
 // Promises:
 // * The record is combinational, valid in the cycle trace_valid_o is high:
@@ -15,7 +16,10 @@
 //   write) -- at most one per cycle, in that order of precedence.
 // * Words at or beyond the record's length are 0. The FAIL code of an
 //   ABORT record is the transaction's (fault deliveries too: unlike
-//   F_CODE's register, tr_code_q is written in a delivery).
+//   F_CODE's register, tr_code_q is written in a delivery). So are its
+//   operation (end_op_i) and offending value: by the rule of F_VALUE
+//   (am_unit_fault), from tr_val_q / tr_n_q, which take every write of
+//   the transaction until its first fault, deliveries too.
 // * TRACE=0: every output is 0, and the module is empty.
 `default_nettype none
 `include "am_defs.vh"
@@ -55,6 +59,9 @@ module am_unit_trace #(
   input  wire                   end_i,
   input  wire                   commit_i,
   input  wire [4:0]             end_cause_i,
+  input  wire [3:0]             end_op_i,     // the fault's operation (am_unit_fault)
+  input  wire                   open_i,       // a transaction is open
+  input  wire [4:0]             cause_i,      // ... its fault so far (am_txn)
   input  wire [31:0]            seq_i,
   input  wire [31:0]            self_ref_i,
   input  wire [BEH_W-1:0]       chk_beh_i,
@@ -75,7 +82,9 @@ module am_unit_trace #(
   output wire [3:0]             trace_len_o,
   output wire [32*8-1:0]        trace_words_o,
   output wire [4:0]             trace_cause_o,
-  output wire [31:0]            trace_code_o
+  output wire [31:0]            trace_code_o,
+  output wire [3:0]             trace_op_o,
+  output wire [31:0]            trace_value_o
 );
   generate
     if (TRACE != 0) begin : g_trace
@@ -84,6 +93,17 @@ module am_unit_trace #(
       reg [31:0] bw_sh [0:7];   // last BECOME_W words
       reg [31:0] p_ref_q;
       reg [31:0] tr_code_q;     // the FAIL code of this transaction, deliveries too
+      reg [31:0] tr_val_q;      // the last write's data and length before its first fault
+      reg [3:0]  tr_n_q;
+      always @(posedge clk_i) begin
+        if (wr_acc_i && open_i && cause_i == 5'd0) begin
+          tr_val_q <= wdata_i;
+          tr_n_q   <= a_n_i;
+        end
+      end
+      wire ab      = end_i && !commit_i;
+      wire has_val = end_op_i != 4'd0 && end_op_i < 4'd6;              // SEND .. ABORT
+      wire is_len  = end_cause_i == 5'd4 || end_cause_i == 5'd5;       // MSG_ / STATE_TOO_LONG
       always @(posedge clk_i) begin
         if (!rst_ni || end_i) tr_code_q <= 32'd0;
         else if (abort_code_i) tr_code_q <= wdata_i;
@@ -138,7 +158,9 @@ module am_unit_trace #(
       assign trace_beh_o   = bf;
       assign trace_len_o   = len;
       assign trace_words_o = wds;
-      assign trace_cause_o = (end_i && !commit_i) ? end_cause_i : 5'd0;
+      assign trace_cause_o = ab ? end_cause_i : 5'd0;
+      assign trace_op_o    = ab ? end_op_i : 4'd0;
+      assign trace_value_o = !(ab && has_val) ? 32'd0 : is_len ? {28'd0, tr_n_q} : tr_val_q;
       assign trace_code_o  = gc_done_i ? {{(31-SLOT_W){1'b0}}, free_n_i} :   // GC: free slots after
                              (end_i && !commit_i && end_cause_i == `AM_FAULT_FAIL) ? tr_code_q : 32'd0;
     end else begin : g_notrace
@@ -146,7 +168,7 @@ module am_unit_trace #(
                                  w_bec_w_i, w_become_i, become_go_i, abort_code_i, set_fh_go_i,
                                  t_send_i, p_ref_ok_i, inject_ok_i, t_create_i, t_spawn_i,
                                  free_ok_i, p_slot_i, p_beh_i, p_n_i, p_new_gen_i, disp_i, end_i,
-                                 commit_i, end_cause_i, seq_i, self_ref_i, chk_beh_i, beh_i, len_i,
+                                 commit_i, end_cause_i, end_op_i, open_i, cause_i, seq_i, self_ref_i, chk_beh_i, beh_i, len_i,
                                  q_words_i, gc_done_i, reclaimed_i, live_after_i, free_n_i};
       assign trace_valid_o = 1'b0;
       assign trace_kind_o  = 4'd0;
@@ -157,6 +179,8 @@ module am_unit_trace #(
       assign trace_words_o = {32*8{1'b0}};
       assign trace_cause_o = 5'd0;
       assign trace_code_o  = 32'd0;
+      assign trace_op_o    = 4'd0;
+      assign trace_value_o = 32'd0;
     end
   endgenerate
 endmodule

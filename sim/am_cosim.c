@@ -157,7 +157,7 @@ static void format_hw(const cosim_txn *t, am_trace_buf *b)
         if (t->has_handler)
             am_trace_handler(b, t->handler);
     } else {
-        am_trace_fault(b, t->cause, t->code);
+        am_trace_fault(b, t->cause, t->code, t->op, t->value);
     }
     am_trace_end(b, NULL);
 }

@@ -42,6 +42,8 @@ typedef struct cosim_txn {
     am_ref handler;
     uint32_t cause;
     am_word code;
+    uint32_t op;           /* enum am_fault_op */
+    am_word value;         /* the offending value */
 } cosim_txn;
 
 typedef struct cosim cosim;

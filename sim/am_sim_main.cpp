@@ -385,6 +385,8 @@ int main(int argc, char **argv)
                 if (!txn.committed) {
                     txn.cause = top->trace_cause_o;
                     txn.code = top->trace_code_o;
+                    txn.op = top->trace_op_o;
+                    txn.value = top->trace_value_o;
                     if (txn.cause == AM_FAULT_DEAD_TARGET) txn.beh = 0xffffffffu;
                 }
                 if (cosim_check(cs, &txn) != 0) diverged = true;

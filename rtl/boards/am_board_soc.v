@@ -48,7 +48,7 @@ module am_board_soc #(
     .halt_code_o(), .halt_ok_o(halt_ok),
     .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
     .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
-    .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(),
+    .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(), .trace_op_o(), .trace_value_o(),
     .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o());
 
   assign rst_no = rst_n;

@@ -49,5 +49,17 @@ out=$("$RUN" --quiet --faults fault)
 if grep -qE '^fault seq=[0-9]+ cause=FAIL .* beh=[0-9]+\(DEMO_FRAGILE\)' <<< "$out"; then
   echo "ok   host-flags: --faults names the behavior"; pass=$((pass + 1))
 else echo "FAIL host-flags: --faults names the behavior: $out"; fail=$((fail + 1)); fi
+# fault records that explain (issue #30): the operation and the offending
+# value, on the console (the fault handler) and in --faults' records; the
+# same expected output as am-sim's (tests/sim/run.sh)
+want=tests/sim/fault-values.expected
+out=$("$RUN" fault-values | grep '^fault' | sed -E 's/ beh=[0-9]+ / beh=N /')
+if [ -s "$want" ] && [ "$out" = "$(cat "$want")" ]; then
+  echo "ok   host-flags: fault-values prints each fault's op and value as expected"; pass=$((pass + 1))
+else echo "FAIL host-flags: fault-values: $(diff <(echo "$out") "$want" | head -5)"; fail=$((fail + 1)); fi
+out=$("$RUN" --quiet --faults fault-values)
+if grep -qE '^fault seq=[0-9]+ cause=BAD_REF op=SEND value=12345678 .* beh=[0-9]+\(PROG_FAULT_VALUES_VICTIM\)' <<< "$out"; then
+  echo "ok   host-flags: --faults names the operation, the value and the behavior"; pass=$((pass + 1))
+else echo "FAIL host-flags: --faults op/value: $out"; fail=$((fail + 1)); fi
 echo "host-flags: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -64,6 +64,7 @@ static void failer_beh(am_ctx *ctx)
  *   [6, ref]      send [] to ref
  *   [7, ref]      create one, then send to ref (ref may be the created one)
  *   [8, n]        n sends of [] to self (queue pressure)
+ *   [10, len]     create with len state words
  */
 static void op_beh(am_ctx *ctx)
 {
@@ -81,6 +82,7 @@ static void op_beh(am_ctx *ctx)
               am_send(ctx, a ? a : c, 0, NULL); break; }
     case 8: for (uint32_t i = 0; i < a; i++) AM_SEND(ctx, am_self(ctx), 9, i); break;
     case 9: break;
+    case 10: am_create(ctx, B_SILENT, a, zeros); break;
     default: am_fail(ctx, 0xbad);
     }
 }
@@ -317,14 +319,22 @@ TEST(every_bound_aborts_with_its_cause)
 {
     fixture f; setup(&f, NULL);
     am_ref o = spawn(&f, B_OP);
-    struct { am_word code, arg; int cause; } cases[] = {
-        { 0, 8, 0 }, { 0, 9, AM_FAULT_TOO_MANY_SENDS },
-        { 1, 4, 0 }, { 1, 5, AM_FAULT_TOO_MANY_CREATES },
-        { 2, 8, 0 }, { 2, 9, AM_FAULT_MSG_TOO_LONG },
-        { 3, 8, 0 }, { 3, 9, AM_FAULT_STATE_TOO_LONG },
-        { 4, NBEH - 1, 0 }, { 4, NBEH, AM_FAULT_BAD_BEHAVIOR },
-        { 5, NBEH, AM_FAULT_BAD_BEHAVIOR },
-        { 99, 0, AM_FAULT_FAIL },
+    /* the record names the operation and the offending value: the target of
+     * a SEND, the behavior of a CREATE / BECOME, the length (saturated at
+     * AM_FAULT_LEN_MAX, as the hardware's address holds it), FAIL's code */
+    struct { am_word code, arg; int cause; uint32_t op; am_word value; } cases[] = {
+        { 0, 8, 0, 0, 0 }, { 0, 9, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, AM_CONSOLE },
+        { 1, 4, 0, 0, 0 }, { 1, 5, AM_FAULT_TOO_MANY_CREATES, AM_OP_CREATE, B_COUNTER },
+        { 2, 8, 0, 0, 0 }, { 2, 9, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, 9 },
+        { 2, 100, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, AM_FAULT_LEN_MAX },
+        { 3, 8, 0, 0, 0 }, { 3, 9, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, 9 },
+        { 10, 8, 0, 0, 0 }, { 10, 12, AM_FAULT_STATE_TOO_LONG, AM_OP_CREATE, 12 },
+        { 4, NBEH - 1, 0, 0, 0 }, { 4, NBEH, AM_FAULT_BAD_BEHAVIOR, AM_OP_CREATE, NBEH },
+        { 4, 0xffffu, AM_FAULT_BAD_BEHAVIOR, AM_OP_CREATE, 0xffffu },
+        { 5, NBEH, AM_FAULT_BAD_BEHAVIOR, AM_OP_BECOME, NBEH },
+        { 6, 0x12345678u, AM_FAULT_BAD_REF, AM_OP_SEND, 0x12345678u },
+        { 6, AM_NIL, AM_FAULT_BAD_REF, AM_OP_SEND, AM_NIL },
+        { 99, 0, AM_FAULT_FAIL, AM_OP_ABORT, 0xbad },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int before = f.nfaults;
@@ -332,6 +342,11 @@ TEST(every_bound_aborts_with_its_cause)
         if (cases[i].cause) {
             CHECK_EQ(f.nfaults, before + 1);
             CHECK_EQ(last_cause(&f), cases[i].cause);
+            const am_fault_record *r = am_last_fault(f.rt);
+            CHECK(r != NULL);
+            CHECK_EQ(r->op, cases[i].op);
+            CHECK_EQ(r->value, cases[i].value);
+            CHECK_EQ(r->code, cases[i].cause == AM_FAULT_FAIL ? cases[i].value : 0);
         } else {
             CHECK_EQ(f.nfaults, before);
         }
@@ -351,6 +366,8 @@ TEST(table_full_at_create)
     CHECK_EQ(f.nfaults, 0);
     CHECK_EQ(op(&f, o, 1, 1), AM_OK);
     CHECK_EQ(last_cause(&f), AM_FAULT_TABLE_FULL);
+    CHECK_EQ(am_last_fault(f.rt)->op, AM_OP_CREATE);
+    CHECK_EQ(am_last_fault(f.rt)->value, B_COUNTER);   /* the behavior it would have had */
     CHECK_EQ(am_spawn(f.rt, B_ECHO, 0, NULL, NULL), AM_E_TABLE_FULL);
     am_counters c; am_get_counters(f.rt, &c);
     CHECK_EQ(c.live, 5);
@@ -383,6 +400,8 @@ TEST(queue_full_at_commit_is_all_or_nothing)
     CHECK_EQ(am_inject(f.rt, s, 0, NULL), AM_OK);     /* 2 queued */
     CHECK_EQ(am_step(f.rt), AM_OK);                   /* 1 + 4 > 4: abort */
     CHECK_EQ(last_cause(&f), AM_FAULT_QUEUE_FULL);
+    CHECK_EQ(am_last_fault(f.rt)->op, AM_OP_COMMIT);
+    CHECK_EQ(am_last_fault(f.rt)->value, 0);
     am_get_counters(f.rt, &c);
     CHECK_EQ(c.queue_len, 1);                         /* none of the 4 */
     CHECK_EQ(f.faults[0].msg[0], 8);
@@ -449,7 +468,7 @@ TEST(trace_format)
     CHECK_STR(buf,
         "000001 C 00010001 b4 [00000001] | become b4 [00000001 00000001]\n"
         "000002 C 00010002 b5 [00010001] | new 00010004 b4 [00000007] | send 00010001 [00010004]\n"
-        "000003 A 00010003 b6 [] | fault FAIL 00001234\n"
+        "000003 A 00010003 b6 [] | fault FAIL 00001234 op ABORT 00001234\n"
         "000004 C 00010001 b4 [00010004] | become b4 [00010005 00000002]\n");
     free(buf);
 }
@@ -606,7 +625,8 @@ TEST(console_is_the_default_fault_handler)
     am_word m[2] = { 10, 20 };
     CHECK_EQ(am_inject(f.rt, x, 2, m), AM_OK);
     CHECK_EQ(am_run(f.rt, 0), AM_OK);
-    CHECK_STR(f.out, "fault: FAIL code=00001234 target=00010001 beh=6 msg=[0000000a 00000014]\n");
+    CHECK_STR(f.out, "fault: FAIL op=ABORT value=00001234 code=00001234 target=00010001 beh=6 "
+                     "msg=[0000000a 00000014]\n");
     am_counters c; am_get_counters(f.rt, &c);
     CHECK_EQ(c.dispatches, 2);                 /* the failure, then its delivery */
     CHECK_EQ(c.aborts, 1);
@@ -660,10 +680,11 @@ TEST(fault_delivery_to_a_handler_actor)
     CHECK_EQ(c.aborts, 4);
     am_rt_free(f.rt);
     fclose(t);
-    CHECK(strncmp(buf,
-        "000001 A 00010002 b6 [00000001 00000002 00000003] | fault FAIL 00001234\n"
+    const char *want =
+        "000001 A 00010002 b6 [00000001 00000002 00000003] | fault FAIL 00001234 op ABORT 00001234\n"
         "000002 C 00010001 b11 [00000001 00000002 00000003] | become b11 [00000001 00000001 "
-        "00001234 00010002 00000006 00000003 00000001]\n", 170) == 0);
+        "00001234 00010002 00000006 00000003 00000001]\n";
+    CHECK(strncmp(buf, want, strlen(want)) == 0);
     free(buf);
 }
 
@@ -679,11 +700,13 @@ TEST(set_fault_handler_is_staged_and_checked)
     CHECK_EQ(am_inject(f.rt, in, 2, bad), AM_OK);
     CHECK_EQ(am_run(f.rt, 0), AM_OK);
     CHECK_EQ(f.faults[0].cause, AM_FAULT_BAD_REF);
-    CHECK(strstr(f.out, "fault: BAD_REF") != NULL);  /* still the console */
+    CHECK_EQ(f.faults[0].op, AM_OP_SET_HANDLER);
+    CHECK_EQ(f.faults[0].value, 0x00010000u | 200u);
+    CHECK(strstr(f.out, "fault: BAD_REF op=SET_HANDLER value=000100c8 ") != NULL);  /* still the console */
     am_word fails[2] = { h, 1 };                     /* staged, then the txn fails */
     CHECK_EQ(am_inject(f.rt, in, 2, fails), AM_OK);
     CHECK_EQ(am_run(f.rt, 0), AM_OK);
-    CHECK(strstr(f.out, "fault: FAIL code=00000007") != NULL);
+    CHECK(strstr(f.out, "fault: FAIL op=ABORT value=00000007 code=00000007") != NULL);
     am_word good[2] = { h, 0 };
     CHECK_EQ(am_inject(f.rt, in, 2, good), AM_OK);   /* committed: h from now on */
     am_word again[2] = { h, 1 };
@@ -706,6 +729,66 @@ TEST(set_fault_handler_is_staged_and_checked)
     CHECK(strstr(buf, " | handler 00010002\n") != NULL);
     CHECK(strstr(buf, " | handler 00000000\n") != NULL);
     free(buf);
+    am_rt_free(f.rt);
+}
+
+/* Issue #30: a SEND to a forged reference names the SEND and the reference,
+ * in the record, the trace line, the console's line (through am_fault, as
+ * the handler sees it) and am_fault_print_named's. */
+TEST(fault_record_names_operation_and_value)
+{
+    char *buf; size_t len;
+    FILE *t = open_memstream(&buf, &len);
+    am_config cfg; am_config_default(&cfg);
+    cfg.trace = t;
+    fixture f; setup_handler(&f, &cfg, AM_CONSOLE);
+    am_ref o = spawn(&f, B_OP);
+    CHECK_EQ(op(&f, o, 6, 0x12345678u), AM_OK);
+    CHECK_EQ(f.nfaults, 1);
+    CHECK_EQ(f.faults[0].cause, AM_FAULT_BAD_REF);
+    CHECK_EQ(f.faults[0].op, AM_OP_SEND);
+    CHECK_EQ(f.faults[0].value, 0x12345678u);
+    CHECK_EQ(f.faults[0].code, 0);
+    CHECK_EQ(f.faults[0].target, o);                 /* the sender: the event's target */
+    CHECK_STR(f.out, "fault: BAD_REF op=SEND value=12345678 code=00000000 target=00010001 beh=7 "
+                     "msg=[00000006 12345678]\n");
+    char *pl; size_t npl;
+    FILE *pf = open_memstream(&pl, &npl);
+    am_fault_print_named(pf, &f.faults[0], tab, NBEH);
+    fclose(pf);
+    CHECK_STR(pl, "fault seq=1 cause=BAD_REF op=SEND value=12345678 code=00000000 target=00010001 "
+                  "beh=7(OP) msg=[00000006 12345678]\n");
+    free(pl);
+    /* DEAD_TARGET: the dispatch, no value; a verdict (WATCHDOG): the run */
+    am_word none = 0;
+    CHECK_EQ(am_inject(f.rt, o, 1, &none), AM_OK);
+    CHECK_EQ(am_step_abort(f.rt, AM_FAULT_WATCHDOG), AM_OK);
+    CHECK_EQ(am_last_fault(f.rt)->op, AM_OP_RUN);
+    CHECK_EQ(am_last_fault(f.rt)->value, 0);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    CHECK(strstr(f.out, "fault: WATCHDOG op=RUN value=00000000 ") != NULL);
+    am_rt_free(f.rt);
+    fclose(t);
+    CHECK(strstr(buf, "000001 A 00010001 b7 [00000006 12345678] | fault BAD_REF 00000000 op SEND 12345678\n")
+          != NULL);
+    CHECK(strstr(buf, "| fault WATCHDOG 00000000 op RUN 00000000\n") != NULL);
+    free(buf);
+}
+
+TEST(dead_target_record_names_the_dispatch)
+{
+    /* a dead handler: the delivery aborts with DEAD_TARGET, at the dispatch */
+    fixture f; setup_handler(&f, NULL, 0x00010009u);
+    am_ref o = spawn(&f, B_OP);
+    CHECK_EQ(op(&f, o, 99, 0), AM_OK);
+    CHECK_EQ(f.nfaults, 2);
+    CHECK_EQ(f.faults[0].op, AM_OP_ABORT);
+    CHECK_EQ(f.faults[1].cause, AM_FAULT_DEAD_TARGET);
+    CHECK_EQ(f.faults[1].op, AM_OP_DISPATCH);
+    CHECK_EQ(f.faults[1].value, 0);
+    CHECK_EQ(f.faults[1].target, 0x00010009u);
+    CHECK_STR(am_fault_op_name(AM_OP_DISPATCH), "DISPATCH");
+    CHECK_STR(am_fault_op_name(AM_OP_COUNT_), "UNKNOWN");
     am_rt_free(f.rt);
 }
 

@@ -17,7 +17,7 @@ static const demo demos[] = {
 static const struct { const char *name, *out; } expected[] = {
     { "fault",
       "fault: sending 0 (fails), 1\n"
-      "fault: FAIL code=0000f00d target=00010002 beh=%u msg=[00000000]\n"  /* printf format */
+      "fault: FAIL op=ABORT value=0000f00d code=0000f00d target=00010002 beh=%u msg=[00000000]\n"  /* printf format */
       "fault: message 1 committed\n" },
     { "supervisor",
       "supervisor: 10/2 -> 5\n"

@@ -34,11 +34,30 @@ TEST(faults_program_every_class_in_order)
         AM_FAULT_TRAP_MISALIGNED, AM_FAULT_TRAP_MISALIGNED, AM_FAULT_TRAP_MISALIGNED,
         AM_FAULT_TRAP_ILLEGAL, AM_FAULT_TRAP_EBREAK, AM_FAULT_TRAP_MISALIGNED,
     };
+    /* the operation that failed and the offending value (ANY: the victim's
+     * created actor, SELF_NEXT: the victim's reference, next generation) */
+    enum { ANY = 0xfffffff0u, SELF_NEXT = 0xfffffff1u };
+    static const struct { uint32_t op; am_word value; } want_op[FAULTS_OP_COUNT] = {
+        { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
+        { AM_OP_ABORT, 0x55u }, { AM_OP_SEND, ANY }, { AM_OP_CREATE, AM_BEH_SINK },
+        { AM_OP_SEND, 9 }, { AM_OP_BECOME, 9 }, { AM_OP_CREATE, 0xffffu }, { AM_OP_BECOME, 0x7fu },
+        { AM_OP_SEND, AM_NIL }, { AM_OP_SEND, 0x0001ffffu }, { AM_OP_SEND, SELF_NEXT },
+        { AM_OP_RUN, 0 }, { AM_OP_SEND, ANY }, { AM_OP_SEND, ANY }, { AM_OP_RUN, 0 },
+        { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
+        { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
+    };
     am_rt *rt;
     am_counters c = run("faults", &rt);
     CHECK_EQ(lt_nfaults, FAULTS_OP_COUNT);
     for (int i = 0; i < FAULTS_OP_COUNT; i++) {
         CHECK_EQ(lt_faults[i].cause, want[i]);
+        CHECK_EQ(lt_faults[i].op, want_op[i].op);
+        if (want_op[i].value == SELF_NEXT)
+            CHECK_EQ(lt_faults[i].value, lt_faults[i].target + 0x00010000u);
+        else if (want_op[i].value == ANY)
+            CHECK(lt_faults[i].value != AM_NIL && lt_faults[i].value != lt_faults[i].target);
+        else
+            CHECK_EQ(lt_faults[i].value, want_op[i].value);
         CHECK_EQ(lt_faults[i].len, 1);
         CHECK_EQ(lt_faults[i].msg[0], (am_word)(i + 1));       /* the whole event */
         CHECK_EQ(lt_faults[i].beh, AMB_PROG_FAULTS_VICTIM);

@@ -6,6 +6,8 @@
 //    dispatches, multi-send commit, abort leaving no trace (allocator,
 //    queue, state), DEAD_TARGET auto-abort, stale references (generations),
 //    first fault wins, QUEUE_FULL at commit, TABLE_FULL, the cycle counts;
+//    every fault record's operation and offending value (trace, F_OP and
+//    F_VALUE);
 //  * random: seeded behaviors (sends, creates, becomes, fails, aborts) and
 //    external operations; every bus read and every trace record is compared
 //    with the model. Prints PASS/FAIL, exits non-zero on failure.
@@ -31,11 +33,11 @@ static int errors = 0;
 
 // ------------------------------------------------------------------ trace
 struct Rec {
-  unsigned kind, len, cause;
-  uint32_t seq, ref, beh, code, w[8];
+  unsigned kind, len, cause, op;
+  uint32_t seq, ref, beh, code, value, w[8];
   bool operator==(const Rec &o) const {
     if (kind != o.kind || len != o.len || cause != o.cause || seq != o.seq || ref != o.ref ||
-        beh != o.beh || code != o.code) return false;
+        beh != o.beh || code != o.code || op != o.op || value != o.value) return false;
     for (int i = 0; i < 8; i++) if (w[i] != o.w[i]) return false;
     return true;
   }
@@ -45,8 +47,8 @@ static const char *kname[] = {"?", "DISPATCH", "CREATE", "SEND", "BECOME", "COMM
 static std::vector<Rec> got, want;
 static size_t checked = 0;
 static void prec(const char *t, const Rec &r) {
-  printf("  %s %s seq=%u ref=%08x beh=%u len=%u cause=%u code=%08x w=", t, kname[r.kind < 12 ? r.kind : 0],
-         r.seq, r.ref, r.beh, r.len, r.cause, r.code);
+  printf("  %s %s seq=%u ref=%08x beh=%u len=%u cause=%u code=%08x op=%u value=%08x w=", t,
+         kname[r.kind < 12 ? r.kind : 0], r.seq, r.ref, r.beh, r.len, r.cause, r.code, r.op, r.value);
   for (int i = 0; i < 8; i++) printf("%x%s", r.w[i], i < 7 ? "," : "\n");
 }
 
@@ -56,7 +58,7 @@ static void tick() {
   if (dut->trace_valid_o) {
     Rec r; r.kind = dut->trace_kind_o; r.seq = dut->trace_seq_o; r.ref = dut->trace_ref_o;
     r.beh = dut->trace_beh_o; r.len = dut->trace_len_o; r.cause = dut->trace_cause_o;
-    r.code = dut->trace_code_o;
+    r.code = dut->trace_code_o; r.op = dut->trace_op_o; r.value = dut->trace_value_o;
     for (int i = 0; i < 8; i++) r.w[i] = dut->trace_words_o[i];
     got.push_back(r);
   }
@@ -104,6 +106,9 @@ enum {
 };
 #include "am_iface.h"
 
+// F_OP's operations (include/am.h, enum am_fault_op)
+enum { O_SEND = 1, O_CREATE, O_BECOME, O_SET_HANDLER, O_ABORT, O_COMMIT, O_RUN, O_DISPATCH };
+static uint32_t len_of(unsigned n) { return n > 15 ? 15 : n; }   // as the address carries it
 
 #define CHECK(c, ...) do { if (!(c)) { errors++; printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); if (errors > 5) finish(); } } while (0)
 static void finish();
@@ -123,7 +128,7 @@ struct Model {
   // current transaction
   bool open = false; Ev cur; uint32_t self_beh; int self_slot;
   std::vector<int> snap_stk; int snap_next;
-  unsigned cause; uint32_t code;
+  unsigned cause, fop; uint32_t code, fval;
   struct Cre { int slot; uint16_t gen; uint32_t beh; unsigned n; uint32_t w[8]; };
   std::vector<Cre> cre; std::vector<Ev> sends;
   bool bec; uint32_t bec_beh; unsigned bec_n; uint32_t bec_w[8];
@@ -178,12 +183,12 @@ struct Model {
       cur = q.front(); q.pop_front(); seq++;
       if (since < 0xFFFF) since++;
       snap_stk = stk; snap_next = next;
-      cause = 0; code = 0; cre.clear(); sends.clear(); bec = false;
+      cause = 0; code = 0; fop = 0; fval = 0; cre.clear(); sends.clear(); bec = false;
       Rec d = rec(1); d.ref = cur.target; d.len = cur.n;
       for (unsigned i = 0; i < cur.n; i++) d.w[i] = cur.w[i];
       if (!valid(cur.target)) {
         d.beh = 0; want.push_back(d);
-        Rec a = d; a.kind = 6; a.cause = 10; a.beh = 0; want.push_back(a);
+        Rec a = d; a.kind = 6; a.cause = 10; a.beh = 0; a.op = O_DISPATCH; want.push_back(a);
         aborts++; hist[10]++;
         continue;
       }
@@ -192,16 +197,16 @@ struct Model {
       open = true;
     }
   }
-  void fault(unsigned c) { if (!cause) cause = c; }
+  void fault(unsigned c, unsigned o, uint32_t v) { if (!cause) { cause = c; fop = o; fval = v; } }
   bool beh_ok(uint32_t b) const { return b < beh_count; }
   // staging ops; return value as seen by the firmware where relevant
   void send(uint32_t target, unsigned n, const uint32_t *w) {
     if (cause) return;
-    if (n > MW) return fault(4);
-    if (sends.size() == MAXS) return fault(6);
+    if (n > MW) return fault(4, O_SEND, len_of(n));
+    if (sends.size() == MAXS) return fault(6, O_SEND, target);
     bool ok = valid(target);
     for (auto &c : cre) if (((uint32_t)c.gen << 16 | c.slot) == target) ok = true;
-    if (!ok) return fault(2);
+    if (!ok) return fault(2, O_SEND, target);
     Ev e; e.target = target; e.n = n; memset(e.w, 0, sizeof e.w);
     for (unsigned i = 0; i < n; i++) e.w[i] = w[i];
     sends.push_back(e);
@@ -209,11 +214,11 @@ struct Model {
   }
   uint32_t create(uint32_t beh, unsigned n, const uint32_t *w) {
     if (cause) return 0;
-    if (!beh_ok(beh)) { fault(3); return 0; }
-    if (n > SWD) { fault(5); return 0; }
-    if (cre.size() == MAXC) { fault(7); return 0; }
+    if (!beh_ok(beh)) { fault(3, O_CREATE, beh); return 0; }
+    if (n > SWD) { fault(5, O_CREATE, len_of(n)); return 0; }
+    if (cre.size() == MAXC) { fault(7, O_CREATE, beh); return 0; }
     int slot; uint16_t gen;
-    if (!peek(slot, gen)) { fault(8); return 0; }
+    if (!peek(slot, gen)) { fault(8, O_CREATE, beh); return 0; }
     pop_alloc();
     Cre c; c.slot = slot; c.gen = gen; c.beh = beh; c.n = n; memset(c.w, 0, sizeof c.w);
     for (unsigned i = 0; i < n; i++) c.w[i] = w[i];
@@ -224,18 +229,18 @@ struct Model {
   }
   void become(uint32_t beh, unsigned n, const uint32_t *w) {
     if (cause) return;
-    if (!beh_ok(beh)) return fault(3);
-    if (n > SWD) return fault(5);
+    if (!beh_ok(beh)) return fault(3, O_BECOME, beh);
+    if (n > SWD) return fault(5, O_BECOME, len_of(n));
     bec = true; bec_beh = beh; bec_n = n; memset(bec_w, 0, sizeof bec_w);
     for (unsigned i = 0; i < n; i++) bec_w[i] = w[i];
     Rec r = rec(4); r.beh = beh; r.len = n; memcpy(r.w, bec_w, sizeof r.w); want.push_back(r);
   }
   void fail(unsigned c, uint32_t cd) {
-    if (!cause) { cause = c ? c : 1; code = (cause == 1) ? cd : 0; }
+    if (!cause) { cause = c ? c : 1; code = (cause == 1) ? cd : 0; fop = O_ABORT; fval = cd; }
     end(false);
   }
   void commit() {
-    if (!cause && q.size() + sends.size() > (size_t)QD) cause = 9;
+    if (!cause && q.size() + sends.size() > (size_t)QD) { cause = 9; fop = O_COMMIT; fval = 0; }
     end(cause == 0);
   }
   unsigned hist[16] = {0};
@@ -253,7 +258,7 @@ struct Model {
       if ((int)q.size() > hwm) hwm = q.size();
       commits++;
     } else {
-      r.cause = cause; r.code = code;
+      r.cause = cause; r.code = code; r.op = fop; r.value = fval;
       stk = snap_stk; next = snap_next; aborts++;
     }
     want.push_back(r);
@@ -445,7 +450,8 @@ static void fault_delivery() {
   uint32_t m1[3] = {1, 2, 3}, m2[1] = {9};
   inject(a, 3, m1); inject(a, 1, m2);
   wr(CTRL, 1);
-  CHECK(rd(SELF) == a && rd(F_CAUSE) == 0, "an ordinary event is no fault delivery");
+  CHECK(rd(SELF) == a && rd(F_CAUSE) == 0 && rd(F_OP) == 0 && rd(F_VALUE) == 0,
+        "an ordinary event is no fault delivery");
   wr(SEND_W, 5); wr(SEND + 4, a);                  // staged, then discarded
   wr(ABORT + 4, 0xC0DE0077u);
   CHECK(rd(SELF) == h, "the failed event goes to the handler next");
@@ -453,6 +459,8 @@ static void fault_delivery() {
   wr(SEND_W, 0x5A5A5A5Au);                          // the handler's own writes leave the info alone
   CHECK(rd(F_CAUSE) == 1 && rd(F_CODE) == 0xC0DE0077u && rd(F_TARGET) == a && rd(F_BEH) == 4,
         "fault info");
+  CHECK(rd(F_OP) == O_ABORT && rd(F_VALUE) == 0xC0DE0077u, "F_OP ABORT, F_VALUE the code: %u %08x",
+        rd(F_OP), rd(F_VALUE));
   CHECK(rd(QUEUED) == 1, "nothing of the aborted transaction queued");
   wr(ABORT + 4, 0x88);                             // the handler fails too
   CHECK(rd(SELF) == a && rd(MSG) == 9 && rd(F_CAUSE) == 0, "a failed delivery is not delivered again");
@@ -460,6 +468,8 @@ static void fault_delivery() {
   CHECK(((rd(STATUS) >> 8) & 31) == 2, "SET_HANDLER outside the table: BAD_REF");
   wr(COMMIT, 0);
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 2, "delivered; the handler is unchanged");
+  CHECK(rd(F_OP) == O_SET_HANDLER && rd(F_VALUE) == (0x00010000u | 200u) && rd(F_CODE) == 0,
+        "F_OP SET_HANDLER, F_VALUE its reference: %u %08x", rd(F_OP), rd(F_VALUE));
   wr(COMMIT, 0);
   CHECK(rd(SELF) == 0, "drained");
   wr(CTRL, 0);
@@ -486,6 +496,7 @@ static void fault_delivery() {
   wr(CTRL, 1);
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 10 && rd(F_BEH) == 0xFFFFFFFFu && rd(F_TARGET) == a,
         "DEAD_TARGET delivered with beh -1");
+  CHECK(rd(F_OP) == O_DISPATCH && rd(F_VALUE) == 0, "F_OP DISPATCH: %u %08x", rd(F_OP), rd(F_VALUE));
   wr(COMMIT, 0);
   // WATCHDOG: the unit aborts, holds until acknowledged, then delivers
   wr(CTRL, 0); wr(WATCHDOG, 100);
@@ -538,8 +549,28 @@ static void fault_delivery() {
   dut->stack_i = 1; tick(); dut->stack_i = 0;   // outside a transaction: nothing
   wr(WATCHDOG, 0);                                  // acknowledge
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 16 && rd(F_TARGET) == b, "STACK delivered");
+  CHECK(rd(F_OP) == O_RUN && rd(F_VALUE) == 0, "F_OP RUN, no value (the send's target was written)");
   wr(COMMIT, 0);
-  CHECK(rd(ABORTS) == 8 && rd(COMMITS) == 7, "counters: %u aborts, %u commits", rd(ABORTS), rd(COMMITS));
+  // issue #30: a SEND to a forged reference names the SEND and the
+  // reference -- found the cycle after the write, and kept though the
+  // behavior runs on (a bad CREATE, more writes) -- not the sender
+  wr(CTRL, 0); inject(b, 1, m3); inject(b, 1, m3); wr(CTRL, 1);
+  CHECK(rd(SELF) == b, "event");
+  wr(SEND_W, 0x77777777u); wr(SEND + 4, b);
+  wr(SEND_W, 1); wr(SEND + 4, 0x12345678u);
+  wr(NEW_STATE, 0x99999999u); wr(CREATE, 0xFFFFu); wr(SEND_W, 0x4444u);
+  wr(COMMIT, 0);
+  CHECK(rd(SELF) == h && rd(F_CAUSE) == 2 && rd(F_TARGET) == b, "BAD_REF delivered");
+  CHECK(rd(F_OP) == O_SEND && rd(F_VALUE) == 0x12345678u && rd(F_CODE) == 0,
+        "F_OP SEND, F_VALUE the forged reference: %u %08x", rd(F_OP), rd(F_VALUE));
+  wr(COMMIT, 0);
+  // a length beyond the bound: the length, not the behavior written
+  CHECK(rd(SELF) == b, "event");
+  wr(BECOME + 4 * 12, 3); wr(COMMIT, 0);
+  CHECK(rd(SELF) == h && rd(F_CAUSE) == 5 && rd(F_OP) == O_BECOME && rd(F_VALUE) == 12,
+        "STATE_TOO_LONG: F_OP BECOME, F_VALUE 12: %u %u %08x", rd(F_CAUSE), rd(F_OP), rd(F_VALUE));
+  wr(COMMIT, 0);
+  CHECK(rd(ABORTS) == 10 && rd(COMMITS) == 9, "counters: %u aborts, %u commits", rd(ABORTS), rd(COMMITS));
   if (!errors) printf("PASS fault delivery (directed)\n");
 }
 

@@ -117,5 +117,16 @@ if grep -q "0 divergences" "$log" && [ "$w" -eq 2 ] && grep -q "the machine went
   ok "stack: a large frame and a deep recursion abort with STACK in lockstep, the machine goes on"
 else bad "stack" "expected 2 STACK faults and 0 divergences (see $log)"; fi
 
+# Fault records that explain (issue #30): the console, the fault handler,
+# prints each record's operation and offending value from F_OP / F_VALUE --
+# the same lines as am-run's (tests/host/flags.sh), in lockstep (the trace
+# compares them too)
+log=$OUT/fault-values-console.log
+"$SIM" fault-values > "$log" 2>&1; rc=$?
+got=$(grep '^fault' "$log" | sed -E 's/ beh=[0-9]+ / beh=N /')
+if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/fault-values.expected)" ]; then
+  ok "fault-values: each fault's op and value on the console, as expected, in lockstep"
+else bad "fault-values" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/fault-values.expected | head -5)"; fi
+
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
