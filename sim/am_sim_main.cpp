@@ -29,7 +29,7 @@
 namespace {
 
 enum { K_DISPATCH = 1, K_CREATE, K_SEND, K_BECOME, K_COMMIT, K_ABORT, K_SPAWN, K_INJECT, K_FREE,
-       K_HANDLER, K_GC };
+       K_HANDLER, K_GC, K_GC_DEMAND };
 
 // The actor unit's register offsets that delimit the phases of a dispatch
 // (docs/actor-unit.md): staging writes, then COMMIT or ABORT.
@@ -403,8 +403,10 @@ int main(int argc, char **argv)
                 in_txn = false;
                 break;
             case K_GC:
-                // reclaimed, live after, free after (docs/trace-format.md)
-                cosim_gc(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o, top->trace_code_o);
+            case K_GC_DEMAND:
+                // reclaimed, live after, free after, on demand (docs/trace-format.md)
+                cosim_gc(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o, top->trace_code_o,
+                         kind == K_GC_DEMAND);
                 break;
             default:
                 break;  // SPAWN / INJECT / FREE: the boot, mirrored by cosim_new
