@@ -152,6 +152,12 @@ struct am_rt {
     /* ---- garbage collection (docs/gc.md) ---- */
     uint32_t gc_low, gc_period;      /* the triggers (am_config) */
     uint32_t since_gc;               /* dispatches since the last collection */
+    uint32_t gc_armed;               /* the low-water trigger is armed: the last
+                                        collection left >= 2 * gc_low free */
+    uint64_t gc_seq;                 /* the last collection ran after this
+                                        transaction (GC_SEQ_NONE: none since a
+                                        transaction or am_unpin) */
+    uint64_t gc_demand;              /* collections run on demand */
     uint32_t *gc_stack;              /* the mark stack */
     uint64_t gc_runs, gc_reclaimed;
     uint32_t gc_live_max, gc_live_last;
@@ -197,6 +203,18 @@ struct am_rt {
 };
 
 #define RT_OF(ctx) ((am_rt *)(void *)(ctx))
+
+/* The collector (docs/gc.md, "When it runs"). */
+#define GC_SEQ_NONE UINT64_MAX
+#define GC_LIVE_SCALE 32u    /* dispatches added to the period per live actor */
+/* The internal cause of a CREATE that found no free slot while no
+ * collection has run for its transaction yet: not a fault, the transaction
+ * is retried after one (do_retry). Never recorded, traced or delivered. */
+#define CAUSE_RETRY 0x100u
+static uint32_t gc_collect(am_rt *rt, int on_demand);
+/* The collector is on unless both triggers are 0 (then nothing is
+ * collected automatically, not even on demand). */
+INLINE int gc_on(const am_rt *rt) { return rt->gc_low != 0 || rt->gc_period != 0; }
 #define CRT_OF(ctx) ((const am_rt *)(const void *)(ctx))
 
 /* Copy n <= 8 words, one word at a time (the source was usually just
@@ -321,6 +339,8 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->actors[0].flags = A_PINNED;
     rt->gc_low = cfg.gc_low;
     rt->gc_period = cfg.gc_period;
+    rt->gc_armed = 1;
+    rt->gc_seq = GC_SEQ_NONE;
     rt->nlive = 1;
     rt->next = 1;
     rt->ask_next_ticket = 1;
@@ -388,6 +408,10 @@ static am_status spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, uin
     if (beh >= rt->nbehaviors) return AM_E_BAD_BEHAVIOR;
     if (n > rt->state_words) return AM_E_TOO_LONG;
     am_ref ref = alloc_slot(rt);
+    if (ref == AM_NIL && gc_on(rt) && rt->gc_seq != rt->seq) {
+        gc_collect(rt, 1);            /* garbage never makes a spawn fail */
+        ref = alloc_slot(rt);
+    }
     if (ref == AM_NIL) return AM_E_TABLE_FULL;
     actor *a = &rt->actors[SLOT_OF(ref)];
     a->beh = beh;
@@ -409,6 +433,7 @@ am_status am_unpin(am_rt *rt, am_ref ref)
     if (rt->in_dispatch) return AM_E_REENTRANT;
     if (!ref_valid(rt, ref) || SLOT_OF(ref) == 0) return AM_E_BAD_REF;
     rt->actors[SLOT_OF(ref)].flags &= ~A_PINNED;
+    rt->gc_seq = GC_SEQ_NONE;        /* it may be garbage now: a full table collects again */
     return AM_OK;
 }
 
@@ -478,6 +503,16 @@ void am_host_trap(am_ctx *ctx, uint32_t cause)
     txn_fault(RT_OF(ctx), cause, op, 0);
 }
 
+/* A CREATE found no free slot (docs/gc.md, "When it runs"): TABLE_FULL if a
+ * collection ran since the last transaction (that collection found none), in
+ * a fault delivery, or with the collector off; otherwise the transaction is
+ * retried after a collection. */
+static NOINLINE uint32_t table_full_cause(const am_rt *rt)
+{
+    if (rt->gc_seq + 1 == rt->seq || rt->cur_is_delivery || !gc_on(rt)) return AM_FAULT_TABLE_FULL;
+    return CAUSE_RETRY;
+}
+
 am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
@@ -497,7 +532,7 @@ am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
         SIGNAL_FENCE();
     }
     am_ref ref = alloc_slot(rt);
-    if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, AM_FAULT_TABLE_FULL, AM_OP_CREATE, beh);
+    if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, table_full_cause(rt), AM_OP_CREATE, beh);
     rt->ncreates = nc + 1;
     staged_create *c = &rt->creates[nc];
     c->ref = ref;
@@ -604,7 +639,7 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static NOINLINE uint32_t gc_collect(am_rt *rt)
+static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
 {
     uint64_t t0 = mono_ns();
     uint32_t sp = 0;
@@ -643,6 +678,10 @@ static NOINLINE uint32_t gc_collect(am_rt *rt)
     rt->free_top = top;
     rt->nlive -= reclaimed;
     rt->since_gc = 0;
+    uint32_t free_after = top + rt->table_size - rt->next;
+    rt->gc_armed = free_after / 2 >= rt->gc_low;   /* free_after >= 2 * gc_low */
+    rt->gc_seq = rt->seq;
+    rt->gc_demand += (uint64_t)(on_demand != 0);
     rt->gc_runs++;
     rt->gc_reclaimed += reclaimed;
     rt->gc_live_last = rt->nlive;
@@ -650,25 +689,31 @@ static NOINLINE uint32_t gc_collect(am_rt *rt)
     rt->gc_ns += mono_ns() - t0;
     if (rt->tracing) {
         am_trace_buf *b = &rt->tbuf;
-        am_trace_gc(b, rt->seq, reclaimed, rt->nlive, top + rt->table_size - rt->next);
+        am_trace_gc(b, rt->seq, reclaimed, rt->nlive, free_after, on_demand);
         am_trace_end(b, rt->cfg.trace);
         if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
     }
     return reclaimed;
 }
 
-/* The trigger, checked before every dispatch that takes an event from the
- * queue (never before a fault delivery). */
+/* The proactive trigger, checked before every dispatch that takes an event
+ * from the queue (never before a fault delivery): fewer than gc_low free
+ * slots while armed (the last collection left at least 2 * gc_low), or
+ * gc_period + GC_LIVE_SCALE * (live after the last collection) dispatches
+ * since it -- a collection's work grows with the live actors, so its
+ * period does too. A CREATE that finds no slot collects on demand
+ * (table_full_cause, do_retry). */
 INLINE int gc_due(const am_rt *rt)
 {
     uint32_t free_slots = rt->free_top + (rt->table_size - rt->next);
-    return free_slots < rt->gc_low || (rt->gc_period && rt->since_gc >= rt->gc_period);
+    return (rt->gc_armed && free_slots < rt->gc_low) ||
+           (rt->gc_period && rt->since_gc >= rt->gc_period + GC_LIVE_SCALE * rt->gc_live_last);
 }
 
 uint32_t am_gc(am_rt *rt)
 {
     if (rt->in_dispatch) return 0;
-    return gc_collect(rt);
+    return gc_collect(rt, 0);
 }
 
 /* ---- dispatch, commit, abort ------------------------------------------------ */
@@ -735,6 +780,27 @@ static NOINLINE void do_abort(am_rt *rt)
         rt->cur_fault.value = r->value;
     }
     if (rt->cfg.on_fault) rt->cfg.on_fault(rt->cfg.user, r);
+}
+
+/* The transaction's CREATE found no free slot and no collection has run for
+ * it (CAUSE_RETRY): it never happened -- no record, no trace line, no
+ * counter, no delivery; its staged effects are dropped and the allocator is
+ * restored as for an abort. The event goes back to the head of the queue
+ * (its ring slot is untouched: staged sends never reach it) and keeps its
+ * sequence number; a collection runs, on demand, and the event is
+ * dispatched again next, where a CREATE that finds no slot is TABLE_FULL. */
+static NOINLINE void do_retry(am_rt *rt)
+{
+    if (rt->snap_seq == rt->seq) {
+        rt->free_top = rt->snap_free_top;
+        rt->next = rt->snap_next;
+    }
+    rt->snap_seq = 0;                 /* the dispatch again takes its own */
+    rt->head = rt->head == 0 ? rt->cap - 1 : rt->head - 1;
+    rt->count++;
+    rt->seq--;
+    rt->wd_ticks = 0;                 /* the watchdog times the dispatch again afresh */
+    gc_collect(rt, 1);
 }
 
 /* The test-only perturbation of a committing transaction (am_config): bit 0
@@ -854,7 +920,7 @@ INLINE void dispatch(am_rt *rt)
 static NOINLINE void drain(am_rt *rt)
 {
     while ((rt->count != 0 || rt->redirect) && rt->seq != rt->end_seq) {
-        if (UNLIKELY(gc_due(rt)) && !rt->redirect) gc_collect(rt);
+        if (UNLIKELY(gc_due(rt)) && !rt->redirect) gc_collect(rt, 0);
         dispatch(rt);
     }
 }
@@ -925,7 +991,8 @@ static NOINLINE uint64_t run_loop(am_rt *rt, uint64_t budget)
     rt->end_seq = budget > UINT64_MAX - seq0 ? UINT64_MAX : seq0 + budget;
     if (AM_SETJMP(rt->abort_jmp) != 0) {
         rt->in_dispatch = 0;
-        do_abort(rt);
+        if (UNLIKELY(rt->fault_cause == CAUSE_RETRY)) do_retry(rt);
+        else do_abort(rt);
     }
     drain(rt);
     wd_rt = saved_wd;
@@ -1056,6 +1123,7 @@ void am_get_counters(const am_rt *rt, am_counters *out)
     out->gc_reclaimed = rt->gc_reclaimed;
     out->gc_live_max = rt->gc_live_max;
     out->gc_live_last = rt->gc_live_last;
+    out->gc_demand = rt->gc_demand;
     out->gc_ns = rt->gc_ns;
 }
 

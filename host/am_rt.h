@@ -76,11 +76,14 @@ typedef struct am_config {
     am_ref fault_handler;  /* where aborted events are delivered (default
                               AM_CONSOLE, as the hardware from reset; AM_NIL:
                               nowhere, records only) */
-    /* Garbage collection (docs/gc.md): before a dispatch, collect when fewer
-     * than gc_low slots are free, or when gc_period dispatches have run since
-     * the last collection. 0 turns that trigger off (both 0: no automatic
-     * collection). Defaults: gc_low = max_creates (4), gc_period = 1024, the
-     * hardware's reset values. gc_period <= 65535. */
+    /* Garbage collection (docs/gc.md, "When it runs"): a CREATE that finds
+     * no free slot collects on demand and its transaction runs again;
+     * before a dispatch, collect when fewer than gc_low slots are free (only
+     * while the last collection left at least 2 * gc_low), or when gc_period
+     * dispatches have run since the last collection. 0 turns that trigger
+     * off (both 0: no automatic collection, not even on demand). Defaults:
+     * gc_low = max_creates (4), gc_period = 1024, the hardware's reset
+     * values. gc_period <= 65535. */
     uint32_t gc_low;
     uint32_t gc_period;
     /* The watchdog (docs/semantics.md): a program's behavior that runs
@@ -128,7 +131,10 @@ am_status am_rt_new(const am_config *cfg, am_rt **out);
 void      am_rt_free(am_rt *rt);
 
 /* Outside transactions: make an actor live at once / append one event.
- * A spawned actor is a garbage-collection root (pinned) until am_unpin. */
+ * A spawned actor is a garbage-collection root (pinned) until am_unpin.
+ * When no slot is free, am_spawn first collects on demand (unless nothing
+ * can have become garbage since the last collection: no transaction, no
+ * am_unpin), so garbage never makes it fail with AM_E_TABLE_FULL. */
 am_status am_spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *state, am_ref *out);
 /* Make a spawned actor collectable: from now on it lives only while it is
  * reachable (docs/gc.md). AM_E_BAD_REF if ref is not a live actor. The
@@ -169,6 +175,8 @@ typedef struct am_counters {
     uint64_t gc_reclaimed;  /* actors reclaimed, in total */
     uint32_t gc_live_max;   /* most live actors right after a collection */
     uint32_t gc_live_last;  /* live actors right after the last collection */
+    uint64_t gc_demand;     /* collections run on demand: a CREATE (or am_spawn)
+                               found no free slot (part of gc_runs) */
     uint64_t gc_ns;         /* time spent collecting, in ns (CLOCK_MONOTONIC, read
                                at the start and end of each collection, never per
                                dispatch): the host's GC_CYCLES; not deterministic,

@@ -108,7 +108,8 @@ void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code, uint32_t op, 
     put_hex(b, value);
 }
 
-void am_trace_gc(am_trace_buf *b, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots)
+void am_trace_gc(am_trace_buf *b, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots,
+                 int on_demand)
 {
     b->n = 0;
     put_seq(b, seq);
@@ -118,6 +119,7 @@ void am_trace_gc(am_trace_buf *b, uint64_t seq, uint32_t reclaimed, uint32_t liv
     put_dec(b, live);
     put_s(b, " free ");
     put_dec(b, free_slots);
+    if (on_demand) put_s(b, " on-demand");
 }
 
 void am_trace_end(am_trace_buf *b, FILE *f)

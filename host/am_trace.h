@@ -33,8 +33,11 @@ void am_trace_handler(am_trace_buf *b, am_ref handler);
  * operation that failed and the offending value (docs/trace-format.md). */
 void am_trace_fault(am_trace_buf *b, uint32_t cause, am_word code, uint32_t op, am_word value);
 /* A garbage collection, between transaction seq and seq + 1: the whole line
- * "SEQ G gc reclaimed R live L free F" (not terminated: call am_trace_end). */
-void am_trace_gc(am_trace_buf *b, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots);
+ * "SEQ G gc reclaimed R live L free F", with " on-demand" when a CREATE (or
+ * host am_spawn) that found no free slot asked for it (docs/gc.md); not
+ * terminated: call am_trace_end. */
+void am_trace_gc(am_trace_buf *b, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots,
+                 int on_demand);
 /* Terminate the line; write it to f when f is not NULL. */
 void am_trace_end(am_trace_buf *b, FILE *f);
 

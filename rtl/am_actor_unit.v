@@ -149,7 +149,7 @@ module am_actor_unit #(
   wire [3:0]          end_op, f_op;
   wire [31:0]         f_value;
   // am_unit_gctrig
-  wire                gc_due;
+  wire                gc_due, gc_en;
   wire [SLOT_W:0]     gc_low_q;
   // am_unit_stats
   wire [31:0]         cycles_q, commits_q, aborts_q, gc_runs_q, gc_recl_q, gc_cycles_q, gc_pause_max_q;
@@ -181,7 +181,8 @@ module am_actor_unit #(
   wire                send_go, create_go, become_go;
   // am_dispatch
   wire                d_owns, d_open, d_idle, d_disp, d_chk_ok, d_dead, d_end, d_commit;
-  wire                d_fault, d_redir, d_gc;
+  wire                d_fault, d_redir, d_gc, d_gc_demand, d_retry, d_unpop;
+  wire                d_txn_end = d_end && !d_retry;   // a transaction ends (a retry is none)
   wire                d_idle_d, d_open_d, d_owns_d, d_redir_d;
   wire [BEH_W-1:0]    d_chk_beh, d_beh;
   wire [31:0]         d_seq;
@@ -297,11 +298,12 @@ module am_actor_unit #(
   am_unit_gctrig #(.SLOT_W(SLOT_W), .MAX_CREATES(MAX_CREATES), .PERIOD_RESET(GC_PERIOD_RESET)) u_gctrig (
     .clk_i(clk_i), .rst_ni(rst_ni), .wdata_i(mem_wdata_i[15:0]),
     .w_gc_low_i(w_gc_low), .w_gc_period_i(w_gc_period), .period_i(gc_period_q),
-    .free_n_i(t_free_n), .free_snap_i(t_free_snap), .restore_i(d_restore), .snap_i(d_snap),
-    .done_i(g_done), .due_o(gc_due), .low_o(gc_low_q));
+    .free_n_i(t_free_n), .free_snap_i(t_free_snap), .live_after_i(gc_live_after),
+    .restore_i(d_restore), .snap_i(d_snap),
+    .done_i(g_done), .due_o(gc_due), .en_o(gc_en), .low_o(gc_low_q));
 
   am_unit_stats #(.SLOT_W(SLOT_W), .MAX_CREATES(MAX_CREATES), .STATS(STATS), .CW(CW)) u_stats (
-    .clk_i(clk_i), .rst_ni(rst_ni), .end_i(d_end), .commit_i(d_commit), .ncreates_i(ncreates),
+    .clk_i(clk_i), .rst_ni(rst_ni), .end_i(d_txn_end), .commit_i(d_commit), .ncreates_i(ncreates),
     .spawn_i(t_spawn), .free_i(free_ok), .gc_i(d_gc), .gc_done_i(g_done),
     .reclaimed_i(g_reclaimed),
     .cycles_o(cycles_q), .commits_o(commits_q), .aborts_o(aborts_q), .live_o(live_q),
@@ -313,7 +315,8 @@ module am_actor_unit #(
     .clk_i(clk_i), .rst_ni(rst_ni),
     .wr_we_i(q_wr_we), .wr_off_i(q_off), .wr_idx_i(a[MIW-1:0]), .wr_data_i(mem_wdata_i),
     .hw_we_i(hw_we), .hw_off_i(hw_off), .hw_data_i(hw_data),
-    .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop), .cur_hdr_i(d_disp || d_open),
+    .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop), .unpop_i(d_unpop),
+    .cur_hdr_i(d_disp || d_open),
     .gc_i(g_qsel), .gc_off_i(g_qoff), .gc_idx_i(g_qidx),
     .hdr_o(q_hdr), .rd_idx_i(a[MIW-1:0]), .rd_data_o(q_rdata),
     .count_o(q_count), .empty_o(q_empty), .empty_d_o(q_empty_d), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
@@ -358,7 +361,8 @@ module am_actor_unit #(
     .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q && !wd_hold_q), .hold_i(pending),
     .fh_set_i(fh_set), .fh_slot_i(fh_q[SLOT_W-1:0]), .fh_gen_i(fh_q[31:16]),
     .fault_q_o(d_fault), .redir_o(d_redir),
-    .gc_due_i(gc_due), .gc_done_i(g_done), .gc_o(d_gc),
+    .gc_due_i(gc_due), .gc_done_i(g_done), .gc_en_i(gc_en), .table_full_i(cause == 5'd8),
+    .gc_o(d_gc), .gc_demand_o(d_gc_demand), .retry_o(d_retry), .q_unpop_o(d_unpop),
     .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
     .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),
     .meta_raddr_o(d_meta_raddr), .meta_we_o(d_meta_we), .meta_waddr_o(d_meta_waddr),
@@ -396,10 +400,10 @@ module am_actor_unit #(
     .t_send_i(t_send), .p_ref_ok_i(p_ref_ok), .inject_ok_i(inject_ok), .t_create_i(t_create),
     .t_spawn_i(t_spawn), .free_ok_i(free_ok), .p_slot_i(p_slot_q), .p_beh_i(p_beh_q),
     .p_n_i(p_n_q), .p_new_gen_i(p_new_gen),
-    .disp_i(d_disp), .end_i(d_end), .commit_i(d_commit), .end_cause_i(end_cause), .end_op_i(end_op),
+    .disp_i(d_disp), .end_i(d_txn_end), .commit_i(d_commit), .end_cause_i(end_cause), .end_op_i(end_op),
     .open_i(d_open), .cause_i(cause), .seq_i(d_seq),
     .self_ref_i(self_ref), .chk_beh_i(d_chk_beh), .beh_i(d_beh), .len_i(d_len), .q_words_i(q_trw),
-    .gc_done_i(g_done), .reclaimed_i(g_reclaimed), .live_after_i(gc_live_after),
+    .gc_done_i(g_done), .gc_demand_i(d_gc_demand), .reclaimed_i(g_reclaimed), .live_after_i(gc_live_after),
     .free_n_i(t_free_n),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),

@@ -30,6 +30,14 @@
 //   the collector's gc_done_i; then it FETCHes (no second collection before
 //   that dispatch). Never before a fault delivery (REDIR), never inside a
 //   transaction.
+// * On demand (docs/gc.md): a transaction that ends on TABLE_FULL
+//   (table_full_i), not a fault delivery, with the collector on (gc_en_i)
+//   and no collection since the previous transaction (retried_q: latched at
+//   FETCH) is retried instead: END rolls it back as an abort but is no
+//   transaction end (retry_o: no record, no counter, no delivery), puts the
+//   entry back at the queue's head (q_unpop_o), takes its sequence number
+//   back and goes to GC (gc_demand_o while it runs), then FETCHes the same
+//   event; there a CREATE that finds no slot is TABLE_FULL.
 // * Cycles (measured by the unit benches, make rtl-test): COMMIT write -> next event readable by
 //   a SELF read = 7 + ncreates + (BECOME ? n + 1 : 0); a dead target costs 3.
 `default_nettype none
@@ -56,7 +64,12 @@ module am_dispatch #(
   // garbage collection
   input  wire                  gc_due_i,
   input  wire                  gc_done_i,
+  input  wire                  gc_en_i,     // the collector is on (GC_LOW or GC_PERIOD != 0)
+  input  wire                  table_full_i,// the transaction's cause is TABLE_FULL
   output wire                  gc_o,        // in the GC state: the collector runs
+  output reg                   gc_demand_o, // ... on demand (the last END was a retry)
+  output wire                  retry_o,     // END of a retried attempt, no transaction end
+  output wire                  q_unpop_o,
   // queue
   input  wire                  q_empty_i,
   input  wire [HDR_W-1:0]      q_hdr_i,
@@ -119,6 +132,7 @@ module am_dispatch #(
 
   reg [3:0] state_q, state_d;
   reg       gc_fresh_q;    // collected since the last FETCH: no second collection
+  reg       retried_q;     // a collection ran right before this dispatch
   reg       self_pin_q;    // self is pinned (kept by its BECOME)
   wire      gc_go = gc_due_i && !gc_fresh_q;
   wire [3:0] s_fetch = gc_go ? S_GC : S_FETCH;
@@ -130,7 +144,11 @@ module am_dispatch #(
   reg  redir_q;
   wire go_redir   = run_i && !hold_i;
   wire redir_now  = redir_q && go_redir;
-  wire will_redir = !commit_q_o && !fault_q_o && fh_set_i;   // at END
+  // at END: a retry (on demand), else an abort goes to the fault handler
+  wire retry      = !commit_q_o && table_full_i && !fault_q_o && !retried_q && gc_en_i;
+  wire will_redir = !commit_q_o && !fault_q_o && fh_set_i && !retry;
+  assign retry_o   = (state_q == S_END) && retry;
+  assign q_unpop_o = retry_o;
   assign redir_o = redir_q;
   assign redir_d_o = (state_q == S_END) ? (will_redir && !go_redir) :
                      (state_q == S_REDIR) ? 1'b0 : redir_q;
@@ -185,7 +203,8 @@ module am_dispatch #(
       S_RUN:   if (commit_i || abort_i) state_d = S_CRE;
       S_CRE:   if (cre_last) state_d = (commit_q_o && become_i) ? S_BEC : S_END;
       S_BEC:   if (bec_last) state_d = S_END;
-      S_END:   state_d = will_redir ? (go_redir ? S_REDIR : S_IDLE) : (work ? s_fetch : S_IDLE);
+      S_END:   state_d = retry ? S_GC : will_redir ? (go_redir ? S_REDIR : S_IDLE) :
+                         (work ? s_fetch : S_IDLE);
       S_GC:    if (gc_done_i) state_d = work ? S_FETCH : S_IDLE;
       default: state_d = S_IDLE;
     endcase
@@ -201,19 +220,22 @@ module am_dispatch #(
       redir_q    <= 1'b0;
       fault_q_o  <= 1'b0;
       gc_fresh_q <= 1'b0;
+      retried_q  <= 1'b0;
+      gc_demand_o <= 1'b0;
     end else begin
       if (state_q == S_GC) gc_fresh_q <= 1'b1;
       if (state_q == S_FETCH) gc_fresh_q <= 1'b0;
+      if (state_q == S_FETCH) retried_q <= gc_fresh_q;
+      if (state_q == S_END) gc_demand_o <= retry;
       if (state_q == S_END) redir_q <= will_redir && !go_redir;   // deliver when dispatch resumes
       if (state_q == S_REDIR) redir_q <= 1'b0;
       if (state_q == S_FETCH) fault_q_o <= 1'b0;
       if (state_q == S_REDIR) fault_q_o <= 1'b1;
       state_q <= state_d;
       step_q  <= (state_d != state_q) ? 4'd0 : step_q + 1'b1;
-      if (state_q == S_FETCH || state_q == S_REDIR) begin
-        seq_o  <= seq_o + 1'b1;
-        dead_o <= 1'b0;
-      end
+      // +1 per dispatch; -1 at a retry's END: the attempt was no transaction
+      if (state_q == S_FETCH || state_q == S_REDIR || retry_o) seq_o <= seq_o + {{31{retry_o}}, 1'b1};
+      if (state_q == S_FETCH || state_q == S_REDIR) dead_o <= 1'b0;
       if (state_q == S_CHECK && !target_ok) begin
         dead_o     <= 1'b1;
         commit_q_o <= 1'b0;

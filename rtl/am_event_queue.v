@@ -22,6 +22,9 @@
 // * hwm_o is the largest count ever seen right after a commit.
 // * gc_i (the collector, between transactions): hdr_o and rd_data_o read
 //   entry head + gc_off_i (word gc_idx_i) instead, one cycle later.
+// * unpop_i (a transaction retried after a collection, docs/gc.md): the
+//   current entry becomes the head again (head = cur_o), words untouched --
+//   staging never writes it, so it is queued as it was before its pop.
 `default_nettype none
 
 module am_event_queue #(
@@ -44,6 +47,7 @@ module am_event_queue #(
   input  wire                      commit_i,
   input  wire [QAW-1:0]            commit_n_i,
   input  wire                      pop_i,
+  input  wire                      unpop_i,     // the current entry back to the head
   input  wire                      cur_hdr_i,   // hdr_o: the current entry's, next cycle
   // the collector's reads
   input  wire                      gc_i,
@@ -84,7 +88,7 @@ module am_event_queue #(
   // else a pop empties the queue iff it held one. (TRACE=1 checks this
   // against tail_next == head_next every cycle.)
   wire one_left = (count == {{(QAW-1){1'b0}}, 1'b1});
-  assign empty_d_o = (commit_i && commit_n_i != {QAW{1'b0}}) ? 1'b0 :
+  assign empty_d_o = ((commit_i && commit_n_i != {QAW{1'b0}}) || unpop_i) ? 1'b0 :
                      pop_i ? one_left : empty_o;
 
   // Pointers: one register group.
@@ -103,6 +107,7 @@ module am_event_queue #(
         cur_o  <= head_q;
         head_q <= head_q + 1'b1;
       end
+      if (unpop_i) head_q <= cur_o;
     end
   end
 
@@ -125,7 +130,7 @@ module am_event_queue #(
     if (TRACE != 0) begin : g_trace
       // the empty-next-cycle shortcut against the pointers themselves
       wire [QAW-1:0] tail_d = commit_i ? tail_q + commit_n_i : tail_q;
-      wire [QAW-1:0] head_d = pop_i ? head_q + 1'b1 : head_q;
+      wire [QAW-1:0] head_d = pop_i ? head_q + 1'b1 : unpop_i ? cur_o : head_q;
       always @(posedge clk_i) begin
         if (rst_ni && empty_d_o != (tail_d == head_d)) begin
           $display("am_event_queue: empty_d_o = %0d, but tail %0d head %0d next", empty_d_o,

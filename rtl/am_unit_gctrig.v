@@ -1,20 +1,28 @@
 // am_unit_gctrig — when the collector runs: the trigger am_dispatch checks
-// where a dispatch would FETCH.
+// where a dispatch would FETCH (docs/gc.md, "When it runs").
 //
-// Owns: GC_LOW (low_q) and the count of dispatches left in the period
-// (am_down_counter u_left). GC_PERIOD itself is held outside, in the
-// am_reg2x16 it shares with the checked reference's generation (one DSP
-// block on the iCEBreaker).
+// Owns: GC_LOW (low_o), whether its trigger is armed (armed_q), and the
+// count of dispatches left in the period (am_down_counter u_left). GC_PERIOD
+// itself is held outside, in the am_reg2x16 it shares with the checked
+// reference's generation (one DSP block on the iCEBreaker).
 //
 // Promises:
-// * due_o: fewer than GC_LOW free slots -- after an abort, as the allocator
-//   is being restored (free_snap_i), else now (free_n_i) -- or GC_PERIOD
-//   dispatches since the last collection; GC_LOW = 0 / GC_PERIOD = 0 turn
-//   either off. GC_LOW is MAX_CREATES after reset, GC_PERIOD PERIOD_RESET.
+// * due_o: fewer than GC_LOW free slots while armed -- after an abort, as
+//   the allocator is being restored (free_snap_i), else now (free_n_i) --
+//   or the period's count at 0 with GC_PERIOD != 0. GC_LOW is MAX_CREATES
+//   after reset, GC_PERIOD PERIOD_RESET.
+// * Armed after reset; a collection's end arms it iff it left at least
+//   2 * GC_LOW slots free, so a table whose live actors leave fewer is not
+//   collected before every dispatch (the collection on demand, am_dispatch,
+//   still runs when a CREATE finds no slot).
 // * The period is counted down (one per FETCH or REDIR, snap_i; it stops
-//   at 0) and reloaded by a collection's end and by a GC_PERIOD write,
-//   which so starts the count again: the trigger tests it for zero, no
-//   comparator.
+//   at 0). A collection's end reloads it with GC_PERIOD + 32 x the live
+//   actors it left (live_after_i): the next collection's work grows with
+//   them, so the dispatches before it do too. A GC_PERIOD write loads the
+//   written value, which so starts the count again. The trigger tests the
+//   count for zero, no comparator.
+// * en_o: the collector is on, GC_LOW != 0 or GC_PERIOD != 0 (else nothing
+//   is collected, not even on demand).
 // * Both "few free" compares run from registers, in parallel with the
 //   sequencer's state; the state only picks one (restore_i) -- off the
 //   iCE40's critical path, which ran state -> restore -> compare -> next
@@ -34,25 +42,39 @@ module am_unit_gctrig #(
   input  wire [15:0]     period_i,       // GC_PERIOD
   input  wire [SLOT_W:0] free_n_i,       // am_actor_table: free slots,
   input  wire [SLOT_W:0] free_snap_i,    // ... as the allocator is being restored
+  input  wire [SLOT_W:0] live_after_i,   // am_unit_stats: live after the collection (with done_i)
   input  wire            restore_i,      // am_dispatch: it is (an abort's END)
   input  wire            snap_i,         // ... a dispatch (FETCH, REDIR)
   input  wire            done_i,         // am_gc: a collection ends
   output wire            due_o,
+  output wire            en_o,
   output reg  [SLOT_W:0] low_o           // GC_LOW
 );
-  wire [15:0] left;
+  // the count: GC_PERIOD + 32 x live fits (16 bits + the table's 2^SLOT_W x 32)
+  localparam integer LW = ((SLOT_W + 6 > 16) ? SLOT_W + 6 : 16) + 1;
+  wire [LW-1:0] left;
+  wire [LW-1:0] reload = w_gc_period_i ? {{(LW-16){1'b0}}, wdata_i} :
+                         {{(LW-16){1'b0}}, period_i} + {{(LW-SLOT_W-6){1'b0}}, live_after_i, 5'd0};
 
-  am_down_counter #(.W(16), .RESET(PERIOD_RESET)) u_left (.clk_i(clk_i), .rst_ni(rst_ni),
-    .load_i(done_i || w_gc_period_i), .dec_i(snap_i && (left != 16'd0)),
-    .d_i(w_gc_period_i ? wdata_i : period_i), .q_o(left));
+  am_down_counter #(.W(LW), .RESET({{(LW-16){1'b0}}, PERIOD_RESET})) u_left (.clk_i(clk_i), .rst_ni(rst_ni),
+    .load_i(done_i || w_gc_period_i), .dec_i(snap_i && (left != {LW{1'b0}})),
+    .d_i(reload), .q_o(left));
 
+  reg  armed_q;
   wire low_snap = (free_snap_i < low_o);
   wire low_now  = (free_n_i < low_o);
-  assign due_o = (restore_i ? low_snap : low_now) || ((period_i != 16'd0) && (left == 16'd0));
+  assign due_o = (armed_q && (restore_i ? low_snap : low_now)) ||
+                 ((period_i != 16'd0) && (left == {LW{1'b0}}));
+  assign en_o  = (low_o != {(SLOT_W+1){1'b0}}) || (period_i != 16'd0);
 
   always @(posedge clk_i) begin
     if (!rst_ni)         low_o <= MAX_CREATES[SLOT_W:0];
     else if (w_gc_low_i) low_o <= wdata_i[SLOT_W:0];
+  end
+
+  always @(posedge clk_i) begin
+    if (!rst_ni)     armed_q <= 1'b1;
+    else if (done_i) armed_q <= ({1'b0, free_n_i} >= {low_o, 1'b0});
   end
 endmodule
 

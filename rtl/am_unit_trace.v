@@ -9,7 +9,8 @@
 //
 // Promises:
 // * The record is combinational, valid in the cycle trace_valid_o is high:
-//   GC at a collection's end; DISPATCH (CHECK), COMMIT / ABORT (END); an
+//   GC at a collection's end (GC_DEMAND when it ran on demand, for a
+//   retried transaction: docs/gc.md); DISPATCH (CHECK), COMMIT / ABORT (END); an
 //   accepted SEND (after its reference check), INJECT (its third cycle,
 //   the check passed), CREATE / SPAWN (their second cycle), BECOME (its
 //   write), FREE (its third cycle, the check passed), SET_HANDLER (its
@@ -70,6 +71,7 @@ module am_unit_trace #(
   input  wire [32*MSG_WORDS-1:0] q_words_i,   // the current entry's message words
   // the collector
   input  wire                   gc_done_i,
+  input  wire                   gc_demand_i,  // ... ran on demand
   input  wire [SLOT_W:0]        reclaimed_i,
   input  wire [SLOT_W:0]        live_after_i,
   input  wire [SLOT_W:0]        free_n_i,
@@ -122,7 +124,7 @@ module am_unit_trace #(
       always @(*) begin
         v = 1'b1; k = 4'd0; rf = 32'd0; bf = 32'd0; len = 4'd0; wds = {32*8{1'b0}};
         if (gc_done_i) begin
-          k = `AM_TRACE_GC; rf[SLOT_W:0] = reclaimed_i; bf[SLOT_W:0] = live_after_i;
+          k = gc_demand_i ? `AM_TRACE_GC_DEMAND : `AM_TRACE_GC; rf[SLOT_W:0] = reclaimed_i; bf[SLOT_W:0] = live_after_i;
         end else if (disp_i || end_i) begin
           k = disp_i ? `AM_TRACE_DISPATCH : (commit_i ? `AM_TRACE_COMMIT : `AM_TRACE_ABORT);
           rf = self_ref_i; len = len_i;
@@ -169,7 +171,7 @@ module am_unit_trace #(
                                  t_send_i, p_ref_ok_i, inject_ok_i, t_create_i, t_spawn_i,
                                  free_ok_i, p_slot_i, p_beh_i, p_n_i, p_new_gen_i, disp_i, end_i,
                                  commit_i, end_cause_i, end_op_i, open_i, cause_i, seq_i, self_ref_i, chk_beh_i, beh_i, len_i,
-                                 q_words_i, gc_done_i, reclaimed_i, live_after_i, free_n_i};
+                                 q_words_i, gc_done_i, gc_demand_i, reclaimed_i, live_after_i, free_n_i};
       assign trace_valid_o = 1'b0;
       assign trace_kind_o  = 4'd0;
       assign trace_seq_o   = 32'd0;

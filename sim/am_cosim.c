@@ -275,10 +275,11 @@ static int check_conservation(cosim *c, const cosim_txn *hw, const char *line)
     return 0;
 }
 
-void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots)
+void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots,
+              int on_demand)
 {
     am_trace_buf b;
-    am_trace_gc(&b, seq, reclaimed, live, free_slots);
+    am_trace_gc(&b, seq, reclaimed, live, free_slots, on_demand);
     am_trace_end(&b, NULL);
     memcpy(c->hw_gc, b.text, b.n + 1);
 }

@@ -67,9 +67,12 @@ void cosim_uart_byte(cosim *c, uint8_t b);
 int cosim_check(cosim *c, const cosim_txn *hw);
 
 /* The hardware collected garbage after transaction seq: reclaimed actors,
- * live ones after, free slots after. Checked against the reference runtime's
- * collection (it runs inside the next am_step) at the next cosim_check. */
-void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots);
+ * live ones after, free slots after, and whether a CREATE that found no slot
+ * asked for it (on demand: that transaction is dispatched again). Checked
+ * against the reference runtime's collection (it runs inside the next
+ * am_step) at the next cosim_check. */
+void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots,
+              int on_demand);
 
 /* The hardware halted with an empty queue: the reference must be idle too
  * and the console output identical. 0 when so, else report and -1. */

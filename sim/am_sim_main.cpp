@@ -49,9 +49,11 @@ void usage(FILE *f)
         "  --image FILE       the firmware image (.hex) to run instead of the one built\n"
         "                     from the program's folder (its header must match)\n"
         "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
-        "  --gc-low N         collect when fewer than N slots are free (0..255; default:\n"
-        "                     the hardware's reset value, 4)\n"
-        "  --gc-period N      collect every N dispatches (0..65535, 0 = off; default 1024)\n"
+        "  --gc-low N         collect when fewer than N slots are free, while the last\n"
+        "                     collection left 2N (0..255; default: the hardware's reset\n"
+        "                     value, 4; a CREATE that finds no slot collects anyway)\n"
+        "  --gc-period N      collect every N dispatches + 32 per live actor (0..65535,\n"
+        "                     0 = off; default 1024; docs/gc.md)\n"
         "  --max-cycles N     give up after N cycles (default 50000000)\n"
         "  --trace-out FILE   write every checked transaction line to FILE\n"
         "  --fst FILE         write an FST waveform (also: environment TRACE=1 ->\n"
@@ -405,8 +407,10 @@ int main(int argc, char **argv)
                 in_txn = false;
                 break;
             case AM_TRACE_GC:
-                // reclaimed, live after, free after (docs/trace-format.md)
-                cosim_gc(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o, top->trace_code_o);
+            case AM_TRACE_GC_DEMAND:
+                // reclaimed, live after, free after, on demand (docs/trace-format.md)
+                cosim_gc(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o, top->trace_code_o,
+                         kind == AM_TRACE_GC_DEMAND);
                 break;
             default:
                 break;  // SPAWN / INJECT / FREE: the boot, mirrored by cosim_new

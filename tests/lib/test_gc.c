@@ -10,6 +10,7 @@
  * to know which slot an actor got it relies on the documented, deterministic
  * allocation order (free stack lowest slot first, then the bump pointer).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <time.h>
 
 #include "lt.h"
@@ -391,14 +392,26 @@ TEST(small_table_full_of_reachable_actors_terminates)
     CHECK(c.gc_runs >= 1);
     CHECK_EQ(c.gc_reclaimed, 0);
     CHECK(c.dispatches < 10);
-    /* am_spawn fails cleanly when the table is full */
+    CHECK_EQ(c.gc_demand, 0);           /* the collection before the step found none */
+    /* the failed step's message is gone, so now nothing refers to FILL and
+     * its chain: am_spawn, finding no slot, collects them on demand */
     am_ref r;
     CHECK_EQ(LT_SPAWN0(rt, AM_BEH_SINK) != AM_NIL, 1);      /* the last slot */
-    CHECK_EQ(am_spawn(rt, AM_BEH_SINK, 0, NULL, &r), AM_E_TABLE_FULL);
-    /* the failed step's message is gone, so now nothing refers to FILL
-     * and its chain: the next collection frees them */
-    CHECK_EQ(am_gc(rt), 5);
     CHECK_EQ(am_spawn(rt, AM_BEH_SINK, 0, NULL, &r), AM_OK);
+    c = counters(rt);
+    CHECK_EQ(c.gc_demand, 1);
+    CHECK_EQ(c.gc_reclaimed, 5);
+    CHECK_EQ(c.free, 4);
+    for (int i = 0; i < 4; i++) CHECK_EQ(am_spawn(rt, AM_BEH_SINK, 0, NULL, &r), AM_OK);
+    /* full of pinned actors, and nothing can have become garbage since that
+     * collection: am_spawn fails cleanly, without collecting again */
+    CHECK_EQ(am_spawn(rt, AM_BEH_SINK, 0, NULL, &r), AM_E_TABLE_FULL);
+    CHECK_EQ(counters(rt).gc_runs, c.gc_runs);
+    /* an unpinned actor may be garbage: the next spawn collects, and fits */
+    CHECK_EQ(am_unpin(rt, r), AM_OK);
+    CHECK_EQ(am_spawn(rt, AM_BEH_SINK, 0, NULL, &r), AM_OK);
+    CHECK_EQ(counters(rt).gc_demand, 2);
+    CHECK_EQ(counters(rt).gc_reclaimed, 6);
     lt_free(rt);
 }
 
@@ -671,17 +684,21 @@ TEST(period_and_low_water_triggers)
     CHECK_EQ(run_prog(rt, "selfloop", 0, 10000, NULL), AM_OK);
     am_counters c = counters(rt);
     CHECK_EQ(c.dispatches, 1002);
-    CHECK_EQ(c.gc_runs, 100);                   /* before dispatches 11, 21, ..., 1001 */
+    /* before dispatch 11 (nothing live after a collection yet: the period
+     * is gc_period), then every 10 + 32 * 3 live = 106: 117, 223, ..., 965 */
+    CHECK_EQ(c.gc_runs, 10);
     CHECK_EQ(c.gc_reclaimed, 0);
     CHECK_EQ(c.gc_live_last, 3);
     lt_free(rt);
 
-    /* fewer than gc_low free slots: a collection before every dispatch */
+    /* fewer than gc_low free slots: one collection, which leaves fewer than
+     * 2 * gc_low free and so disarms the low-water trigger -- not one
+     * before every dispatch (that was the old rule's storm: 1002) */
     cfg = gc_cfg(128, 127, 0);
     rt = lt_new_cfg(&cfg);
     CHECK_EQ(run_prog(rt, "selfloop", 0, 10000, NULL), AM_OK);
     c = counters(rt);
-    CHECK_EQ(c.gc_runs, 1002);
+    CHECK_EQ(c.gc_runs, 1);
     lt_free(rt);
 
     /* neither: never */
@@ -690,6 +707,160 @@ TEST(period_and_low_water_triggers)
     CHECK_EQ(run_prog(rt, "selfloop", 0, 10000, NULL), AM_OK);
     CHECK_EQ(counters(rt).gc_runs, 0);
     lt_free(rt);
+}
+
+/* ---- a table nearly full of live actors (prog_gcfull.c) ------------------------
+ * The collector must not thrash (a collection before every dispatch that
+ * reclaims nothing: the old low-water rule) and garbage must never cause
+ * TABLE_FULL (docs/gc.md, "When it runs"). */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Run `name` [arg] in a table of `table` slots (gc_low 4, gc_period 1024);
+ * returns the counters and, in *ns, the run's wall time. */
+static am_counters run_timed(const char *name, uint32_t arg, uint32_t table, uint64_t *ns)
+{
+    am_config cfg = GC_ON(table);
+    cfg.fault_handler = AM_CONSOLE;
+    am_rt *rt = lt_new_cfg(&cfg);
+    uint64_t t0 = now_ns();
+    am_status s = run_prog(rt, name, arg, 10000000, NULL);
+    *ns = now_ns() - t0;
+    am_counters c = counters(rt);
+    lt_free(rt);
+    if (s != AM_OK) c.dispatches = 0;   /* fails every check below */
+    return c;
+}
+
+TEST(full_ring_collects_only_periodically)
+{
+    /* 124 nodes + console + boot: 2 of 128 slots free for 20,000 hops */
+    uint64_t ns;
+    am_counters c = run_timed("gc-ring", 0, 128, &ns);
+    fprintf(stderr, "  gc-ring: %llu dispatches, %llu collections, collector %.2f%% of %.2f ms\n",
+            (unsigned long long)c.dispatches, (unsigned long long)c.gc_runs,
+            100.0 * (double)c.gc_ns / (double)ns, ns / 1e6);
+    CHECK_STR(lt_out, "gc-ring: 124 nodes, 20000 hops\n");
+    CHECK_EQ(lt_nfaults, 0);
+    CHECK(c.dispatches > 20000);
+    CHECK_EQ(c.live, 126);
+    CHECK_EQ(c.free, 2);
+    /* the old rule collected before each of the ~20,000 dispatches after
+     * the ring was built; now: the first collection (free < 4) leaves 2 <
+     * 2 * 4 free and disarms the low-water trigger; then only the period,
+     * GC_PERIOD + 32 dispatches per live actor */
+    CHECK(c.gc_runs <= c.dispatches / (1024 + 32 * 126) + 2);
+    CHECK_EQ(c.gc_demand, 0);
+    CHECK_EQ(c.gc_reclaimed, 0);
+    CHECK(c.gc_ns * 20 <= ns);                  /* the collector's share <= 5% */
+}
+
+TEST(sieve_1000_in_a_table_two_slots_short)
+{
+    /* 168 primes up to 1000: 168 filters + generator + console = 170 live
+     * at the end, in 172 slots */
+    uint64_t ns;
+    am_counters c = run_timed("gc-sieve", 1000, 172, &ns);
+    fprintf(stderr, "  gc-sieve 1000: %llu dispatches, %llu collections, collector %.2f%% of %.2f ms\n",
+            (unsigned long long)c.dispatches, (unsigned long long)c.gc_runs,
+            100.0 * (double)c.gc_ns / (double)ns, ns / 1e6);
+    CHECK_STR(lt_out, "gc-sieve: 2..1000: 168 primes\n");
+    CHECK_EQ(lt_nfaults, 0);
+    CHECK_EQ(c.live, 170);
+    CHECK_EQ(c.gc_reclaimed, 0);
+    CHECK(c.gc_runs <= c.dispatches / 1024 + 2);
+    CHECK(c.gc_ns * 20 <= ns);                  /* the collector's share <= 5% */
+}
+
+TEST(garbage_in_a_full_table_never_table_full)
+{
+    /* the ring leaves 2 slots; every hop makes one garbage actor: each
+     * third hop finds no slot, collects on demand (2 reclaimed) and runs
+     * again */
+    uint64_t ns;
+    am_counters c = run_timed("gc-ring-churn", 0, 128, &ns);
+    CHECK_STR(lt_out, "gc-ring-churn: 124 nodes, 2000 hops\n");
+    CHECK_EQ(lt_nfaults, 0);
+    CHECK(c.gc_demand >= 2001 / 2 - 2);
+    CHECK(c.gc_reclaimed >= 2001 - 2);
+    CHECK(c.gc_runs <= c.gc_demand + c.dispatches / 1024 + 2);
+    CHECK_EQ(c.aborts, 0);                      /* a retry is no transaction */
+
+    /* the serializer in 8 slots (at most 5 reachable, 4 right after a
+     * collection: 4 free, below 2 * gc_low), so every collection is on demand -- none before every
+     * dispatch (the old rule), and no TABLE_FULL */
+    c = run_timed("gc-serializer", 3000, 8, &ns);
+    CHECK_STR(lt_out, "gc-serializer: 3000 requests, counter 3000\n");
+    CHECK_EQ(lt_nfaults, 0);
+    CHECK(c.gc_demand >= 3000 / 4 - 2);     /* 4 proxies reclaimed each */
+    CHECK(c.gc_runs <= c.dispatches / 10);
+    CHECK(c.gc_reclaimed >= 3000 - 8);
+}
+
+/* fill in 128 slots, traced: the fault record and the trace */
+static am_counters fill_traced(uint32_t gc_low)
+{
+    trace_buf = NULL;
+    trace_len = trace_cap = 0;
+    am_config cfg = gc_cfg(128, gc_low, 1024);
+    cfg.on_trace = on_trace;
+    am_rt *rt = lt_new_cfg(&cfg);
+    am_status s = run_prog(rt, "fill", 0, 100000, NULL);
+    am_counters c = counters(rt);
+    lt_free(rt);
+    if (s != AM_OK) c.gc_runs = 99;   /* fails the checks */
+    return c;
+}
+
+/* The trace line right before the fault record's transaction. */
+static const char *line_before_fault(char *want, size_t n)
+{
+    snprintf(want, n, "\n%06llu A ", (unsigned long long)lt_faults[0].seq);
+    const char *a = trace_buf ? strstr(trace_buf, want) : NULL;
+    if (!a) return NULL;
+    const char *line = a;
+    while (line > trace_buf && line[-1] != '\n') line--;
+    return line;
+}
+
+TEST(truly_full_table_faults_after_one_collection_for_it)
+{
+    /* fill: 4 reachable sinks per step until a CREATE finds no slot. With
+     * gc_low 4 the low-water collection before the step with 3 free slots
+     * was the one for it: that step's CREATE faults at once */
+    char want[32];
+    am_counters c = fill_traced(4);
+    CHECK_EQ(lt_nfaults, 1);
+    CHECK_EQ(lt_faults[0].cause, AM_FAULT_TABLE_FULL);
+    CHECK_EQ(c.gc_runs, 1);
+    CHECK_EQ(c.gc_demand, 0);
+    CHECK_EQ(c.live, 127);
+    const char *g = line_before_fault(want, sizeof want);
+    CHECK(g != NULL && strncmp(g + 6, " G gc reclaimed 0 live 127 free 1\n", 34) == 0);
+    free(trace_buf);
+
+    /* without the low-water trigger the step's CREATE finds no slot first:
+     * one collection on demand, then the same event again (the next
+     * sequence number: the first attempt was no transaction), TABLE_FULL */
+    c = fill_traced(0);
+    CHECK_EQ(lt_nfaults, 1);
+    CHECK_EQ(lt_faults[0].cause, AM_FAULT_TABLE_FULL);
+    CHECK_EQ(c.gc_runs, 1);
+    CHECK_EQ(c.gc_demand, 1);
+    CHECK_EQ(c.gc_reclaimed, 0);
+    CHECK_EQ(c.live, 127);
+    CHECK_EQ(c.dispatches, c.commits + c.aborts);
+    CHECK_EQ(c.aborts, 1);
+    g = line_before_fault(want, sizeof want);
+    CHECK(g != NULL && strncmp(g + 6, " G gc reclaimed 0 live 127 free 1 on-demand\n", 44) == 0);
+    if (g) CHECK_EQ(strtoull(g, NULL, 10) + 1, lt_faults[0].seq);
+    free(trace_buf);
+    trace_buf = NULL;
 }
 
 T_MAIN("lib-gc")

@@ -33,4 +33,16 @@
 #define GC_STORM_NODES 31u        /* 2^(DEPTH+1) - 1 */
 #define GC_STORM_SUM   496u       /* 1 + 2 + ... + 31 */
 
+/* gc-ring, gc-ring-churn, gc-sieve (prog_gcfull.c): a table nearly full
+ * of live actors. The ring's nodes, the console and the boot actor leave 2
+ * of 128 slots free; so do the 124 primes up to GC_SIEVE_DEFAULT's filters
+ * with the console and the generator. */
+#define GC_FULL_RING       124u
+#define GC_FULL_HOPS       20000u  /* gc-ring: token hops (1 dispatch each) */
+#define GC_FULL_CHURN_HOPS 2000u   /* gc-ring-churn: hops, one garbage actor each */
+#define GC_FULL_CLOSE      0x7a01u /* [CLOSE, next] */
+#define GC_FULL_TOKEN      0x7a02u /* [TOKEN, hops left] */
+#define GC_FULL_DONE       0x7a03u /* [DONE] to the boot actor */
+#define GC_SIEVE_DEFAULT   690u    /* numbers 2..N: 124 primes */
+
 #endif /* PROG_GC_H */

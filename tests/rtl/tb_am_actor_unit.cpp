@@ -12,8 +12,11 @@
 //    external operations; every bus read and every trace record is compared
 //    with the model. Prints PASS/FAIL, exits non-zero on failure.
 //  * garbage collection: the model collects exactly where the unit must
-//    (docs/gc.md: before a FETCH when fewer than GC_LOW slots are free or
-//    GC_PERIOD dispatches have run) with the same mark-sweep, so every
+//    (docs/gc.md: before a FETCH when fewer than GC_LOW slots are free and
+//    the trigger is armed, or the period -- GC_PERIOD + 32 per live actor --
+//    has run out; on demand when a CREATE finds no slot and no collection
+//    ran since the last transaction: the event is retried, unseen) with the
+//    same mark-sweep, so every
 //    reference the unit hands out after a collection (slot reuse order) and
 //    every collection record (reclaimed, live, free) is checked; the random
 //    phase runs once with the reset settings and once collecting often.
@@ -43,7 +46,7 @@ struct Rec {
   }
 };
 static const char *kname[] = {"?", "DISPATCH", "CREATE", "SEND", "BECOME", "COMMIT", "ABORT", "SPAWN", "INJECT", "FREE",
-                              "HANDLER", "GC"};
+                              "HANDLER", "GC", "GC_DEMAND"};
 static std::vector<Rec> got, want;
 static size_t checked = 0;
 static void prec(const char *t, const Rec &r) {
@@ -133,17 +136,19 @@ struct Model {
   std::vector<Cre> cre; std::vector<Ev> sends;
   bool bec; uint32_t bec_beh; unsigned bec_n; uint32_t bec_w[8];
   // garbage collection (docs/gc.md)
-  unsigned gc_low = MAXC, gc_period = 1024, since = 0;
-  uint32_t gc_runs = 0, gc_recl = 0; int gc_live_max = 0;
+  unsigned gc_low = MAXC, gc_period = 1024, left = 1024;   // left: the period's count
+  bool armed = true, fresh = false, retried = false;
+  uint32_t gc_runs = 0, gc_recl = 0, retries = 0; int gc_live_max = 0;
   Model() { t[0].gen = 1; t[0].live = true; t[0].pinned = true; }
   int nfree() const { return (int)stk.size() + SLOTS - next; }
   bool gc_due() const {
-    return nfree() < (int)gc_low || (gc_period && since >= gc_period);
+    return (armed && nfree() < (int)gc_low) || (gc_period && left == 0);
   }
+  bool gc_on() const { return gc_low || gc_period; }
   void gc_word(std::vector<int> &ms, uint32_t w) {
     if (valid(w) && !t[w & 0xFFFF].mark) { t[w & 0xFFFF].mark = true; ms.push_back(w & 0xFFFF); }
   }
-  void gc() {
+  void gc(bool demand) {
     std::vector<int> ms;
     for (int s = 0; s < next; s++) if (t[s].live && t[s].pinned) { t[s].mark = true; ms.push_back(s); }
     gc_word(ms, fh);
@@ -159,9 +164,10 @@ struct Model {
       if (t[s].live) { t[s].live = false; t[s].pinned = false; recl++; live--; }
       stk.push_back(s);
     }
-    since = 0; gc_runs++; gc_recl += recl;
+    left = gc_period + 32 * live; gc_runs++; gc_recl += recl;
+    armed = nfree() >= 2 * (int)gc_low; fresh = true;
     if (live > gc_live_max) gc_live_max = live;
-    Rec r = rec(11); r.ref = recl; r.beh = live; r.code = nfree(); want.push_back(r);
+    Rec r = rec(demand ? 12 : 11); r.ref = recl; r.beh = live; r.code = nfree(); want.push_back(r);
   }
   uint32_t fh = 0;
   bool valid(uint32_t r) const {
@@ -179,9 +185,10 @@ struct Model {
   // advance: dispatch until a live target or empty (dead targets auto-abort)
   void advance() {
     while (run && !open && !q.empty()) {
-      if (gc_due()) gc();
+      if (gc_due() && !fresh) gc(false);
       cur = q.front(); q.pop_front(); seq++;
-      if (since < 0xFFFF) since++;
+      if (left) left--;
+      retried = fresh; fresh = false;
       snap_stk = stk; snap_next = next;
       cause = 0; code = 0; fop = 0; fval = 0; cre.clear(); sends.clear(); bec = false;
       Rec d = rec(1); d.ref = cur.target; d.len = cur.n;
@@ -245,6 +252,16 @@ struct Model {
   }
   unsigned hist[16] = {0};
   void end(bool ok) {
+    if (!ok && cause == 8 && !retried && gc_on()) {
+      // a retry (docs/gc.md): no record; the event back at the head, its
+      // sequence number back; a collection on demand, then the same event
+      stk = snap_stk; next = snap_next;
+      q.push_front(cur); seq--; retries++;
+      open = false;
+      gc(true);
+      advance();
+      return;
+    }
     hist[ok ? 0 : cause]++;
     Rec r = rec(ok ? 5 : 6); r.ref = cur.target; r.beh = self_beh; r.len = cur.n;
     for (unsigned i = 0; i < cur.n; i++) r.w[i] = cur.w[i];
@@ -574,6 +591,76 @@ static void fault_delivery() {
   if (!errors) printf("PASS fault delivery (directed)\n");
 }
 
+// ------------------------------------------------------------------ collection on demand
+// Directed, on a fresh unit with a fresh model (docs/gc.md, "When it runs"),
+// GC_LOW 0 so that every collection here is on demand: (1) garbage fills
+// the table; the CREATE that finds no slot does not fault: the event is
+// dispatched again (same SELF, message and SEQ) after one collection on
+// demand (trace record GC_DEMAND), and its CREATEs then succeed; (2) actors
+// kept by a pinned actor's chain fill the table: TABLE_FULL comes from the
+// dispatch right after a collection on demand that reclaimed nothing.
+static uint32_t op_create1(uint32_t beh, uint32_t w0) {
+  wr(NEW_STATE, w0); wr(CREATE + 4, beh);
+  uint32_t r = rd(NEW_REF), e = M.create(beh, 1, &w0);
+  CHECK(r == e, "NEW_REF %08x, model %08x", r, e);
+  return r;
+}
+static void gc_on_demand() {
+  delete dut;
+  dut = new Vam_actor_unit;
+  dut->stack_i = 0;
+  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+  M = Model(); got.clear(); want.clear(); checked = 0; known.clear();
+  wr(FAULT_HANDLER, 0);
+  wr(BEH_COUNT, 6); M.beh_count = 6;
+  wr(GC_LOW, 0); M.gc_low = 0;
+  uint32_t a; op_spawn(3, 0, &a);
+  CHECK(op_inject(a, 1) == 0, "inject");
+  set_run(true);
+  // (1) garbage
+  uint32_t seq_fail = 0;
+  for (int step = 0; step < 40 && M.retries == 0; step++) {
+    CHECK(read_event() == a, "the actor's step");
+    seq_fail = M.seq;
+    for (int i = 0; i < 4; i++) op_create1(3, i);   // nobody keeps them
+    op_send(a, 1);
+    wr(COMMIT, 0); M.commit();
+    check_trace("on demand: garbage");
+  }
+  CHECK(M.retries == 1 && M.aborts == 0, "one retry, no fault (%u, %u)", M.retries, M.aborts);
+  CHECK(read_event() == a && M.seq == seq_fail && rd(SEQ) == seq_fail, "the same event again, same SEQ");
+  for (int i = 0; i < 4; i++) CHECK(op_create1(3, i) != 0, "the CREATE fits after the collection");
+  op_send(a, 1);
+  wr(COMMIT, 0); M.commit();
+  check_trace("on demand: retried");
+  size_t ng = 0;
+  for (auto &r : got) if (r.kind == 12) ng++;
+  CHECK(ng == 1 && M.gc_runs == 1 && M.gc_recl > 100, "one collection, on demand (%zu, %u, %u)", ng,
+        M.gc_runs, M.gc_recl);
+  // (2) a chain of reachable actors
+  for (int step = 0; step < 80 && M.aborts == 0; step++) {
+    CHECK(read_event() == a, "the actor's step");
+    uint32_t prev = M.t[a & 0xFFFF].st[0];
+    for (int i = 0; i < 4; i++) prev = op_create1(3, prev);
+    wr(BECOME_W, prev); wr(BECOME + 4, 3); M.become(3, 1, &prev);
+    op_send(a, 1);
+    wr(COMMIT, 0); M.commit();
+    check_trace("on demand: chain");
+  }
+  CHECK(M.aborts == 1 && M.hist[8] == 1, "TABLE_FULL once (%u aborts)", M.aborts);
+  CHECK(read_event() == 0 && M.q.empty(), "nothing left");
+  size_t i = got.size();
+  while (i > 0 && got[i - 1].kind != 6) i--;
+  size_t d = i - 1;
+  while (d > 0 && got[d].kind != 1) d--;
+  CHECK(i > 0 && got[i - 1].cause == 8 && d > 0 && got[d - 1].kind == 12 && got[d - 1].ref == 0,
+        "TABLE_FULL right after a collection on demand that found no slot");
+  check_counters();
+  finish();
+  if (!errors) printf("PASS collection on demand (directed: %u retries, %u collections)\n", M.retries,
+                      M.gc_runs);
+}
+
 // ------------------------------------------------------------------ main
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
@@ -718,7 +805,7 @@ int main(int argc, char **argv) {
     if (ntx == txns / 2) {   // second half: collect often (docs/gc.md)
       M.gc_period = 1 + rn(8); M.gc_low = 4 + rn(40);
       wr(GC_PERIOD, M.gc_period); wr(GC_LOW, M.gc_low);
-      M.since = 0;   // a GC_PERIOD write starts the count again
+      M.left = M.gc_period;   // a GC_PERIOD write starts the count again
       CHECK(rd(GC_PERIOD) == M.gc_period && rd(GC_LOW) == M.gc_low, "GC settings read back");
     }
     // a random behavior
@@ -744,11 +831,13 @@ int main(int argc, char **argv) {
   fault_delivery();
   if (errors) { printf("FAIL tb_am_actor_unit (%d errors)\n", errors); exit(1); }
   printf("PASS tb_am_actor_unit (%d transactions, %u dispatches, %u commits, %u aborts, %zu trace records, "
-         "%d pauses, hwm %d, live %d, %u collections reclaimed %u)\n", ntx, M.seq, M.commits, M.aborts,
-         got.size(), pauses, M.hwm, M.live, M.gc_runs, M.gc_recl);
+         "%d pauses, hwm %d, live %d, %u collections reclaimed %u, %u on demand)\n", ntx, M.seq, M.commits,
+         M.aborts, got.size(), pauses, M.hwm, M.live, M.gc_runs, M.gc_recl, M.retries);
   printf("  outcomes: commit %u", M.hist[0]);
   for (int c = 1; c < 16; c++) if (M.hist[c]) printf(", cause %d: %u", c, M.hist[c]);
   printf("\n");
+  gc_on_demand();
+  if (errors) { printf("FAIL tb_am_actor_unit (%d errors)\n", errors); exit(1); }
   delete dut;
   return 0;
 }

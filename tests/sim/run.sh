@@ -64,6 +64,28 @@ for case in "gc-serializer 5" "gc-cycles 5" "gc-keepalive 6" "gc-storm 65"; do
   fi
 done
 
+# A table nearly full of live actors (docs/gc.md, "When it runs"): no
+# collection storm -- the collector's share of the cycles stays <= 5% --
+# and garbage made in it never causes TABLE_FULL (collections on demand).
+for p in gc-ring gc-sieve; do
+  g=$(grep -F "[$p] gc:" "$OUT/$p.log")
+  pct=$(sed -nE 's/.*\(([0-9.]+)% of all.*/\1/p' <<< "$g")
+  if [ -n "$pct" ] && awk "BEGIN { exit !($pct <= 5.0) }"; then ok "gc $p: the collector's share ${pct}% <= 5%"
+  else bad "gc $p" "collector share above 5% or missing: ${g:-no gc line}"; fi
+done
+log=$OUT/gc-ring-churn-console.log
+"$SIM" gc-ring-churn > "$log" 2>&1
+runs=$(sed -nE 's/.*\] gc: runs=([0-9]+).*/\1/p' "$log")
+if grep -q "^gc-ring-churn: 124 nodes, 2000 hops" "$log" && ! grep -q "^fault:" "$log" \
+   && grep -q "0 divergences" "$log" && [ -n "$runs" ] && [ "$runs" -ge 990 ]; then
+  ok "gc-ring-churn: garbage in a full table, $runs collections on demand, no TABLE_FULL"
+else bad "gc-ring-churn" "expected the result line, no fault, ~1000 collections (see $log)"; fi
+log=$OUT/gc-sieve-console.log
+"$SIM" gc-sieve > "$log" 2>&1
+if grep -q "^gc-sieve: 2..690: 124 primes" "$log" && grep -q "0 divergences" "$log"; then
+  ok "gc-sieve: 124 primes in a table 2 slots short"
+else bad "gc-sieve" "expected 124 primes (see $log)"; fi
+
 # The checker compares collections: a reference runtime that collects on its
 # own schedule must be caught at its first collection.
 log=$OUT/ref-gc-pingpong.log
