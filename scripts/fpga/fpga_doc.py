@@ -32,7 +32,7 @@ def table(fpga_dir):
             seeds = [int(x) for x in t["seeds"] if str(x).isdigit()]
             span = f"{min(seeds)}–{max(seeds)}" if seeds else "?"
             spread = (f"{t['min']:.2f}–{t['max']:.2f} (seeds {span}; clock met at "
-                      f"{t['met']} of {len(t['seeds'])})")
+                      f"{t['met']} of {len(t['seeds'])}; at {t.get('commit', '?')})")
         rows.append(f"| {name} | {s['clock']:g} MHz | {s['fmax']:.2f} (seed {s['seed']}) | "
                     f"{spread} | {s['used']:,} {s['logic'].split(' (')[0]} "
                     f"({100.0 * s['used'] / s['available']:.1f}%) | {mems} |")

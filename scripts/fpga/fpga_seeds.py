@@ -17,6 +17,7 @@ disagrees with nextpnr.
 """
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -71,8 +72,10 @@ def main():
     print(f"  spread {lo:.2f}-{hi:.2f} MHz over the {len(routed)} of {len(rows)} seeds that routed; "
           f"the board clock met with {met} of {len(rows)} seeds")
     # for the resource/clock table of docs/fpga.md (fpga_doc.py)
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, universal_newlines=True).stdout.strip()
     (Path(sys.argv[3]).parent / "summary.json").write_text(json.dumps(
-        {"clock": clock, "seeds": [r[0] for r in rows], "routed": len(routed), "met": met,
+        {"clock": clock, "commit": commit or "?", "seeds": [r[0] for r in rows], "routed": len(routed), "met": met,
          "min": round(lo, 2), "max": round(hi, 2)}) + "\n")
     dsps = [r[2] for r in rows if r[2]]
     if dsps:
