@@ -39,7 +39,8 @@ CUTS = {
     "cut-gc": (
         "the collector and its trigger",
         [(U, ".start_i(d_gc)", ".start_i(1'b0)"),
-         (GCT, "  assign due_o = (restore_i ? low_snap : low_now) || ((period_i != 16'd0) && (left == 16'd0));",
+         (GCT, "  assign due_o = (armed_q && (restore_i ? low_snap : low_now)) ||\n"
+               "                 ((period_i != 16'd0) && (left == {LW{1'b0}}));",
                "  assign due_o = 1'b0;   // rtl_cut")]),
     "cut-faults": (
         "fault delivery (FAULT_HANDLER, SET_HANDLER, the F_* registers)",
