@@ -716,6 +716,13 @@ uint32_t am_gc(am_rt *rt)
     return gc_collect(rt, 0);
 }
 
+am_status am_collect_on_demand(am_rt *rt)
+{
+    if (rt->in_dispatch) return AM_E_REENTRANT;
+    gc_collect(rt, 1);
+    return AM_OK;
+}
+
 /* ---- dispatch, commit, abort ------------------------------------------------ */
 
 static NOINLINE void trace_txn(am_rt *rt, int committed)

@@ -154,6 +154,12 @@ am_status am_step(am_rt *rt);
  * the core's cycles; STACK: the image's stack). AM_E_CONFIG for a cause
  * that is not a fault. */
 am_status am_step_abort(am_rt *rt, uint32_t cause);
+/* Lockstep only: the collection on demand that a CREATE finding no free
+ * slot runs before its event is dispatched again (docs/gc.md). The hardware
+ * made one and then gave its verdict (am_step_abort) on the event's second
+ * run; the reference, which does not run that behavior, collects as the
+ * hardware did. AM_E_REENTRANT inside a behavior. */
+am_status am_collect_on_demand(am_rt *rt);
 /* Dispatch until the queue is empty or max_dispatches have run (0 = no
  * limit); AM_OK when it drained, AM_E_LIMIT when the budget ran out. */
 am_status am_run(am_rt *rt, uint64_t max_dispatches);

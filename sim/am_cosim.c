@@ -35,6 +35,7 @@ struct cosim {
     int ref_line_ready;
     char ref_gc[AM_TRACE_LINE_MAX];   /* the reference's collection line, if any */
     char hw_gc[AM_TRACE_LINE_MAX];    /* the hardware's, since the last check */
+    int hw_gc_demand;                 /* ... made on demand (a retried CREATE) */
     char history[HISTORY][AM_TRACE_LINE_MAX];
     uint64_t checked;
     char *ref_out, *hw_out;
@@ -282,6 +283,7 @@ void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_
     am_trace_gc(&b, seq, reclaimed, live, free_slots, on_demand);
     am_trace_end(&b, NULL);
     memcpy(c->hw_gc, b.text, b.n + 1);
+    c->hw_gc_demand = on_demand;
 }
 
 int cosim_check(cosim *c, const cosim_txn *hw)
@@ -296,9 +298,14 @@ int cosim_check(cosim *c, const cosim_txn *hw)
      * STACK abort is the verdict for the reference too (it dispatches the
      * same event and aborts it without running the behavior; everything
      * else is compared as usual). The reference's own watchdog still stops
-     * a behavior the hardware committed but the host loops in. */
-    am_status s = !hw->committed && (hw->cause == AM_FAULT_WATCHDOG || hw->cause == AM_FAULT_STACK)
-                      ? am_step_abort(c->rt, hw->cause) : am_step(c->rt);
+     * a behavior the hardware committed but the host loops in. When the
+     * hardware collected on demand first, the verdict is on the event's
+     * second run: its first run's CREATE found no free slot, which the
+     * reference, not running the behavior, cannot see -- it collects on
+     * demand as the hardware did, and the collections are compared. */
+    int verdict = !hw->committed && (hw->cause == AM_FAULT_WATCHDOG || hw->cause == AM_FAULT_STACK);
+    if (verdict && c->hw_gc[0] && c->hw_gc_demand) am_collect_on_demand(c->rt);
+    am_status s = verdict ? am_step_abort(c->rt, hw->cause) : am_step(c->rt);
     if (s == AM_E_EMPTY) {
         report(c, hw->seq, "the hardware dispatched an event the reference does not have",
                "(queue empty)", b.text);
@@ -312,6 +319,7 @@ int cosim_check(cosim *c, const cosim_txn *hw)
     }
     if (c->ref_gc[0] && c->trace_out) fputs(c->ref_gc, c->trace_out);
     c->hw_gc[0] = 0;
+    c->hw_gc_demand = 0;
     if (!c->ref_line_ready || strcmp(c->ref_line, b.text) != 0) {
         report(c, hw->seq, "transaction differs", c->ref_line, b.text);
         return -1;

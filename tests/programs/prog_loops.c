@@ -73,3 +73,31 @@ void prog_loops(am_ctx *ctx)
         break;
     }
 }
+
+/* LOOP_AFTER_GC: a loop in the second run of a retried event. Run with the
+ * low-water trigger off and a long period (--gc-low 0 --gc-period 60000) and
+ * [k] = the free slots / 4 (31 in a 128-slot table: the console and this
+ * actor hold 2): [1, k] creates 4 actors nobody keeps and goes on with
+ * [1, k - 1] until the table is full of garbage, then [2] creates 3 more and
+ * loops. Its first CREATE finds no free slot: the event is dispatched again
+ * after a collection on demand, creates its 3 and loops until the watchdog
+ * aborts it -- on the SoC and, in lockstep, by the hardware's verdict on the
+ * reference, which collects on demand as the hardware did. */
+void prog_loop_gc(am_ctx *ctx)
+{
+    am_ref self = am_self(ctx);
+    if (am_msg_len(ctx) < 2 || am_msg(ctx, 0) != 1) {
+        if (am_msg_len(ctx) == 1 && am_msg(ctx, 0) == 2) {
+            for (am_word i = 0; i < 3; i++) (void)AM_CREATE(ctx, AMB_PROG_LOOPS, 9);
+            spin_forever();
+        }
+        AM_SEND(ctx, self, 1, am_msg_len(ctx) ? am_msg(ctx, 0) : 31);   /* boot: [k] */
+        return;
+    }
+    for (am_word i = 0; i < 4; i++) (void)AM_CREATE(ctx, AMB_PROG_LOOPS, 9);
+    if (am_msg(ctx, 1) > 1) AM_SEND(ctx, self, 1, am_msg(ctx, 1) - 1);
+    else {
+        am_print(ctx, "loop-after-gc: the table is full of garbage\n");
+        AM_SEND(ctx, self, 2);
+    }
+}

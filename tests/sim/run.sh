@@ -129,6 +129,15 @@ if grep -q "0 divergences" "$log" && [ "$w" -eq 3 ] && grep -q "under the budget
   ok "loops: 3 WATCHDOG aborts in lockstep, the loop under the budget committed"
 else bad "loops" "expected 3 WATCHDOG faults and 0 divergences (see $log)"; fi
 
+# ... also on the second run of an event retried after a collection on
+# demand: the reference collects as the hardware did, then takes its verdict
+log=$OUT/loop-after-gc-console.log
+"$SIM" --gc-low 0 --gc-period 60000 loop-after-gc > "$log" 2>&1
+if grep -q "0 divergences" "$log" && [ "$(grep -c '^fault: WATCHDOG' "$log")" -eq 1 ] \
+   && grep -q "gc: runs=1 reclaimed=124" "$log" && grep -q "full of garbage" "$log"; then
+  ok "loop-after-gc: a loop after a retried CREATE: one collection on demand, WATCHDOG, in lockstep"
+else bad "loop-after-gc" "expected 1 collection, 1 WATCHDOG fault and 0 divergences (see $log)"; fi
+
 # STACK in lockstep: the guard stops the big frame and the deep recursion
 # before they reach code or data, and the machine goes on (prog_stack.c)
 log=$OUT/stack-console.log
