@@ -1,7 +1,8 @@
 // am_actor_table — actor metadata, actor state and the slot allocator.
 //
 // Owns: the meta RAM (per slot: generation, live, pending, behavior id,
-// state length), the state RAM (STATE_WORDS x 32 bit per slot), the free
+// state length, pin, mark: include/am_iface.def's AM_IF_LAYOUT(META, ...)
+// places them), the state RAM (STATE_WORDS x 32 bit per slot), the free
 // stack RAM and the allocator registers (stack pointer sp, bump pointer
 // next, and their transaction snapshot).
 //
@@ -42,12 +43,14 @@
 //   the second cycle of a checked operation, when the bus waits; the
 //   sequencer reads the buffer only in its BEC state).
 `default_nettype none
+`include "am_defs.vh"
 
 module am_actor_table #(
   parameter integer SLOT_W      = 7,   // log2 of TABLE_SLOTS
   parameter integer TABLE_SLOTS = 128, // <= 2^SLOT_W
   parameter integer STATE_WORDS = 8,   // power of two, 2..8
-  parameter integer META_W      = 32   // pin bit at META_W-2
+  parameter integer BEH_W       = 8,
+  parameter integer META_W      = `AM_META_W   // the layout: include/am_iface.def
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
@@ -164,7 +167,9 @@ module am_actor_table #(
   // Meta RAM (and the BECOME buffer past the slots); the console's meta
   // word is written during reset.
   // the console: pinned, live, generation 1
-  localparam [META_W-1:0] CONSOLE_META = {2'b01, {(META_W-19){1'b0}}, 1'b1, 16'd1};
+  localparam [META_W-1:0] CONSOLE_META = ({{(META_W-1){1'b0}}, 1'b1} << `AM_META_PIN) |
+                                         ({{(META_W-1){1'b0}}, 1'b1} << `AM_META_LIVE) |
+                                         ({{(META_W-1){1'b0}}, 1'b1} << `AM_META_GEN_LSB);
   wire                we_m    = !rst_ni || meta_we_i || bw_we_i;
   wire [SLOT_W:0]     waddr_m = !rst_ni ? {(SLOT_W+1){1'b0}} :
                                 bw_we_i ? {1'b1, {(SLOT_W-SIW){1'b0}}, bw_widx_i} : {1'b0, meta_waddr_i};

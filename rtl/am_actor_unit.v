@@ -100,8 +100,8 @@ module am_actor_unit #(
 );
   localparam integer SLOT_W = $clog2(TABLE_SLOTS);
   localparam [4:0]   F_BAD_REF = `AM_FAULT_BAD_REF;
-  localparam integer HDR_W  = 16 + SLOT_W + 4;
-  localparam integer META_W = 24 + BEH_W;   // ..., slen, pin, mark
+  localparam integer HDR_W  = `AM_HDR_W;
+  localparam integer META_W = `AM_META_W;
   localparam integer MIW    = $clog2(MSG_WORDS);
   localparam integer SIW    = $clog2(STATE_WORDS);
   localparam integer SW     = $clog2(MAX_SENDS + 1);
@@ -256,7 +256,7 @@ module am_actor_unit #(
     .send_go_i(send_go), .create_go_i(create_go), .nsends_i(nsends), .cause_i(cause),
     .q_count_i(q_count), .q_full_i(q_full),
     .peek_slot_i(peek_slot), .peek_fresh_i(peek_fresh), .peek_ok_i(peek_ok),
-    .meta_rdata_i(meta_rdata[17:0]), .meta_used_i(meta_used), .p_gen_i(p_gen_q),
+    .meta_rdata_i(meta_rdata[`AM_META_PEND:0]), .meta_used_i(meta_used), .p_gen_i(p_gen_q),
     .w_inrange_o(w_inrange), .w_beh_ok_o(w_beh_ok), .commit_ok_o(commit_ok), .p_ref_ok_o(p_ref_ok),
     .spawn_go_o(spawn_go), .pending_o(pending), .pend_d_o(pend_d),
     .t_send_o(t_send), .t_create_o(t_create), .t_spawn_o(t_spawn),
@@ -323,7 +323,7 @@ module am_actor_unit #(
     .tr_words_o(q_trw));
 
   am_actor_table #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .STATE_WORDS(STATE_WORDS),
-                   .META_W(META_W)) u_table (
+                   .BEH_W(BEH_W)) u_table (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .meta_raddr_i(d_gc ? g_meta_raddr : d_owns ? d_meta_raddr : b_meta_raddr),
     .meta_rdata_o(meta_rdata), .meta_used_o(meta_used),

@@ -41,12 +41,13 @@
 // * Cycles (measured by the unit benches, make rtl-test): COMMIT write -> next event readable by
 //   a SELF read = 7 + ncreates + (BECOME ? n + 1 : 0); a dead target costs 3.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_dispatch #(
   parameter integer SLOT_W      = 7,
   parameter integer BEH_W       = 8,
-  parameter integer META_W      = 32,
-  parameter integer HDR_W       = 27,
+  parameter integer META_W      = `AM_META_W,
+  parameter integer HDR_W       = `AM_HDR_W,
   parameter integer STATE_WORDS = 8,
   parameter integer MAX_CREATES = 4
 ) (
@@ -128,7 +129,6 @@ module am_dispatch #(
 
   localparam [3:0] S_IDLE = 4'd0, S_FETCH = 4'd1, S_CHECK = 4'd2, S_RUN = 4'd3,
                    S_CRE = 4'd4, S_BEC = 4'd5, S_END = 4'd6, S_REDIR = 4'd7, S_GC = 4'd8;
-  localparam integer PIN = 22 + BEH_W;
 
   reg [3:0] state_q, state_d;
   reg       gc_fresh_q;    // collected since the last FETCH: no second collection
@@ -154,12 +154,12 @@ module am_dispatch #(
                      (state_q == S_REDIR) ? 1'b0 : redir_q;
 
   // meta word fields
-  wire [15:0] m_gen  = meta_rdata_i[15:0];
-  wire        m_live = meta_rdata_i[16];
-  wire [BEH_W-1:0] m_beh = meta_rdata_i[18 +: BEH_W];
-  wire [3:0]  m_slen = meta_rdata_i[18+BEH_W +: 4];
-  wire [15:0] h_gen  = q_hdr_i[4+SLOT_W +: 16];
-  wire [SLOT_W-1:0] h_slot = q_hdr_i[4 +: SLOT_W];
+  wire [15:0] m_gen  = meta_rdata_i[`AM_META_GEN_LSB +: `AM_META_GEN_W];
+  wire        m_live = meta_rdata_i[`AM_META_LIVE];
+  wire [BEH_W-1:0] m_beh = meta_rdata_i[`AM_META_BEH_LSB +: `AM_META_BEH_W];
+  wire [3:0]  m_slen = meta_rdata_i[`AM_META_SLEN_LSB +: `AM_META_SLEN_W];
+  wire [15:0] h_gen  = q_hdr_i[`AM_HDR_GEN_LSB +: `AM_HDR_GEN_W];
+  wire [SLOT_W-1:0] h_slot = q_hdr_i[`AM_HDR_SLOT_LSB +: `AM_HDR_SLOT_W];
 
   wire target_ok = meta_used_i && m_live && (m_gen == self_gen_o);
 
@@ -249,7 +249,7 @@ module am_dispatch #(
     if (state_q == S_FETCH) begin
       self_slot_o <= h_slot;
       self_gen_o  <= h_gen;
-      len_o       <= q_hdr_i[3:0];
+      len_o       <= q_hdr_i[`AM_HDR_LEN_LSB +: `AM_HDR_LEN_W];
     end
     if (state_q == S_REDIR) begin   // same entry, same message, new target
       self_slot_o <= fh_slot_i;
@@ -258,7 +258,7 @@ module am_dispatch #(
     if (state_q == S_CHECK) begin
       beh_o      <= chk_beh_o;
       slen_o     <= m_slen;
-      self_pin_q <= meta_rdata_i[PIN];
+      self_pin_q <= meta_rdata_i[`AM_META_PIN];
     end
     if (state_q == S_CRE) prev_slot_q <= cre_slot_i;
   end
@@ -272,19 +272,19 @@ module am_dispatch #(
     if (state_q == S_CRE && step_q != 4'd0) begin
       meta_we_o = 1'b1;
       // clear pending; commit: live; abort: back to the previous generation
-      meta_wdata_o[17] = 1'b0;
-      meta_wdata_o[16] = commit_q_o;
-      if (!commit_q_o) meta_wdata_o[15:0] = gen_back;
+      meta_wdata_o[`AM_META_PEND] = 1'b0;
+      meta_wdata_o[`AM_META_LIVE] = commit_q_o;
+      if (!commit_q_o) meta_wdata_o[`AM_META_GEN_LSB +: `AM_META_GEN_W] = gen_back;
     end
     if (state_q == S_BEC && bec_last) begin
       meta_we_o    = 1'b1;
       meta_waddr_o = self_slot_o;
       meta_wdata_o = {META_W{1'b0}};
-      meta_wdata_o[18+BEH_W +: 4] = become_n_i;
-      meta_wdata_o[18 +: BEH_W]   = become_beh_i;
-      meta_wdata_o[PIN]           = self_pin_q;
-      meta_wdata_o[16]            = 1'b1;
-      meta_wdata_o[15:0]          = self_gen_o;
+      meta_wdata_o[`AM_META_SLEN_LSB +: `AM_META_SLEN_W] = become_n_i;
+      meta_wdata_o[`AM_META_BEH_LSB +: `AM_META_BEH_W]   = become_beh_i;
+      meta_wdata_o[`AM_META_PIN]                        = self_pin_q;
+      meta_wdata_o[`AM_META_LIVE]                       = 1'b1;
+      meta_wdata_o[`AM_META_GEN_LSB +: `AM_META_GEN_W]   = self_gen_o;
     end
   end
 endmodule

@@ -25,16 +25,17 @@
 //   sweep, 2 per candidate word plus 2 per queued event, 2 per state word
 //   read, 2 per marked actor (see docs/gc.md for the measured figures).
 `default_nettype none
+`include "am_defs.vh"
 
 module am_gc #(
   parameter integer SLOT_W      = 7,
   parameter integer TABLE_SLOTS = 128,
   parameter integer BEH_W       = 8,
-  parameter integer META_W      = 32,   // 24 + BEH_W
+  parameter integer META_W      = `AM_META_W,
   parameter integer QAW         = 6,
   parameter integer MSG_WORDS   = 8,
   parameter integer STATE_WORDS = 8,
-  parameter integer HDR_W       = 27
+  parameter integer HDR_W       = `AM_HDR_W
 ) (
   input  wire                  clk_i,
   input  wire                  rst_ni,
@@ -73,8 +74,6 @@ module am_gc #(
 );
   localparam integer SIW  = $clog2(STATE_WORDS);
   localparam integer MIW  = $clog2(MSG_WORDS);
-  localparam integer PIN  = 22 + BEH_W;
-  localparam integer MARK = 23 + BEH_W;
 
   localparam [4:0] G_IDLE = 5'd0, G_PIN_RD = 5'd1, G_PIN_EV = 5'd2, G_C_RD = 5'd3,
                    G_C_EV = 5'd4, G_Q_HDR = 5'd5, G_Q_HDRW = 5'd6, G_Q_MSG = 5'd7,
@@ -89,11 +88,11 @@ module am_gc #(
   reg [31:0]       cand_q;
 
   // meta fields
-  wire [15:0] m_gen  = meta_rdata_i[15:0];
-  wire        m_live = meta_rdata_i[16];
-  wire [3:0]  m_slen = meta_rdata_i[18+BEH_W +: 4];
-  wire        m_pin  = meta_rdata_i[PIN];
-  wire        m_mark = meta_rdata_i[MARK];
+  wire [15:0] m_gen  = meta_rdata_i[`AM_META_GEN_LSB +: `AM_META_GEN_W];
+  wire        m_live = meta_rdata_i[`AM_META_LIVE];
+  wire [3:0]  m_slen = meta_rdata_i[`AM_META_SLEN_LSB +: `AM_META_SLEN_W];
+  wire        m_pin  = meta_rdata_i[`AM_META_PIN];
+  wire        m_mark = meta_rdata_i[`AM_META_MARK];
 
   // the candidate word: a reference to a slot inside the table?
   wire [SLOT_W-1:0] c_slot = cand_q[SLOT_W-1:0];
@@ -130,23 +129,23 @@ module am_gc #(
       G_C_RD: meta_raddr_o = c_slot;
       G_POP:  meta_raddr_o = stk_top_i;
       G_PIN_EV: if (m_live && m_pin) begin
-        meta_wdata_o[MARK] = 1'b1;
+        meta_wdata_o[`AM_META_MARK] = 1'b1;
         stk_push_o = 1'b1;
       end
       G_C_EV: begin
         meta_waddr_o    = c_slot;
         stk_push_slot_o = c_slot;
         if (c_mark) begin
-          meta_wdata_o[MARK] = 1'b1;
+          meta_wdata_o[`AM_META_MARK] = 1'b1;
           stk_push_o = 1'b1;
         end
       end
       G_SW_EV: begin
         if (m_live) begin
-          meta_wdata_o[MARK] = 1'b0;
+          meta_wdata_o[`AM_META_MARK] = 1'b0;
           if (!m_mark) begin
-            meta_wdata_o[16]  = 1'b0;
-            meta_wdata_o[PIN] = 1'b0;
+            meta_wdata_o[`AM_META_LIVE] = 1'b0;
+            meta_wdata_o[`AM_META_PIN]  = 1'b0;
           end
         end
         stk_push_o = !(m_live && m_mark);
@@ -184,7 +183,7 @@ module am_gc #(
   end
 
   // The header as the unit packs it: {generation, slot, length}.
-  wire [31:0] h_ref = {q_hdr_i[4+SLOT_W +: 16], {(16-SLOT_W){1'b0}}, q_hdr_i[4 +: SLOT_W]};
+  wire [31:0] h_ref = {q_hdr_i[`AM_HDR_GEN_LSB +: `AM_HDR_GEN_W], {(16-SLOT_W){1'b0}}, q_hdr_i[`AM_HDR_SLOT_LSB +: `AM_HDR_SLOT_W]};
 
   always @(posedge clk_i) begin
     case (g_q)
@@ -203,7 +202,7 @@ module am_gc #(
       G_Q_MSG: if (i_q == n_q) e_q <= e_q + 1'b1;
       G_Q_HDRW: begin
         cand_q <= h_ref;
-        n_q    <= q_hdr_i[3:0];
+        n_q    <= q_hdr_i[`AM_HDR_LEN_LSB +: `AM_HDR_LEN_W];
         i_q    <= 4'd0;
         ret_q  <= G_Q_MSG;
       end

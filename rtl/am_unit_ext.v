@@ -54,8 +54,8 @@ module am_unit_ext #(
   parameter integer TRACE       = 0,
   // derived (the unit passes them)
   parameter integer SLOT_W      = $clog2(TABLE_SLOTS),
-  parameter integer META_W      = 24 + BEH_W,
-  parameter integer HDR_W       = 16 + SLOT_W + 4,
+  parameter integer META_W      = `AM_META_W,
+  parameter integer HDR_W       = `AM_HDR_W,
   parameter integer SW          = $clog2(MAX_SENDS + 1)
 ) (
   input  wire                 clk_i,
@@ -85,7 +85,7 @@ module am_unit_ext #(
   input  wire [SLOT_W-1:0]    peek_slot_i,
   input  wire                 peek_fresh_i,
   input  wire                 peek_ok_i,
-  input  wire [17:0]          meta_rdata_i, // the meta word read: pending, live, generation
+  input  wire [`AM_META_PEND:0] meta_rdata_i, // the meta word read, up to pending: generation, live, pending
   input  wire                 meta_used_i,
   input  wire [15:0]          p_gen_i,      // the reference's generation, registered at wr_acc_i
   // checks
@@ -127,7 +127,6 @@ module am_unit_ext #(
   input  wire                 gc_i
 );
   localparam integer QDEPTH = (1 << QUEUE_AW) - 1;
-  localparam integer PIN    = 22 + BEH_W;
 
   // ext status codes
   localparam [2:0] E_OK = 3'd0, E_BUSY = 3'd1, E_TABLE_FULL = 3'd2, E_QUEUE_FULL = 3'd3,
@@ -163,9 +162,9 @@ module am_unit_ext #(
 
   // ---------------------------------------------------------------- later cycles
   // reference and generation from the meta word read in the first cycle
-  wire [15:0] m_gen   = meta_rdata_i[15:0];
-  wire        m_live  = meta_rdata_i[16];
-  wire        m_pend  = meta_rdata_i[17];
+  wire [15:0] m_gen   = meta_rdata_i[`AM_META_GEN_LSB +: `AM_META_GEN_W];
+  wire        m_live  = meta_rdata_i[`AM_META_LIVE];
+  wire        m_pend  = meta_rdata_i[`AM_META_PEND];
   assign p_ref_ok_o  = p_inrange_q && meta_used_i && (m_live || m_pend) && (m_gen == p_gen_i);
   wire        p_live_ok = p_inrange_q && meta_used_i && m_live && (m_gen == p_gen_i);
   assign p_new_gen_o = p_fresh_q ? 16'd1 : ((m_gen == 16'hFFFF) ? 16'd1 : m_gen + 1'b1);
@@ -246,16 +245,16 @@ module am_unit_ext #(
   assign meta_we_o    = t_create_o || t_spawn_o || free_ok_o;
   always @(*) begin
     meta_wdata_o = {META_W{1'b0}};
-    meta_wdata_o[18+BEH_W +: 4] = p_n_o;
-    meta_wdata_o[18 +: BEH_W]   = p_beh_o;
-    meta_wdata_o[PIN]           = t_spawn_o;    // a spawned actor is a root
-    meta_wdata_o[17]            = t_create_o;   // pending until commit
-    meta_wdata_o[16]            = t_spawn_o;    // live at once
-    meta_wdata_o[15:0]          = p_new_gen_o;
+    meta_wdata_o[`AM_META_SLEN_LSB +: `AM_META_SLEN_W] = p_n_o;
+    meta_wdata_o[`AM_META_BEH_LSB +: `AM_META_BEH_W]   = p_beh_o;
+    meta_wdata_o[`AM_META_PIN]                        = t_spawn_o;    // a spawned actor is a root
+    meta_wdata_o[`AM_META_PEND]                       = t_create_o;   // pending until commit
+    meta_wdata_o[`AM_META_LIVE]                       = t_spawn_o;    // live at once
+    meta_wdata_o[`AM_META_GEN_LSB +: `AM_META_GEN_W]   = p_new_gen_o;
     // FREE (written only when its check passed): dead, not pinned, its
     // generation kept -- the reference's, equal to the stored one; the
     // behavior and state length fields of a dead slot are never read
-    if (t_free2) meta_wdata_o[15:0] = p_gen_i;
+    if (t_free2) meta_wdata_o[`AM_META_GEN_LSB +: `AM_META_GEN_W] = p_gen_i;
   end
   // NEW_STATE words go into the slot CREATE / SPAWN will take, before it
   assign st_we_o = w_new_st_i && peek_ok_i && ({1'b0, a[2:0]} < STATE_WORDS[3:0]);

@@ -43,7 +43,7 @@
 module am_unit_fault #(
   parameter integer SLOT_W = 7,
   parameter integer BEH_W  = 8,
-  parameter integer HDR_W  = 16 + SLOT_W + 4,
+  parameter integer HDR_W  = `AM_HDR_W,
   parameter integer TRACE  = 0
 ) (
   input  wire             clk_i,
@@ -148,14 +148,14 @@ module am_unit_fault #(
   wire f_open = open_i && fault_i;
   assign f_cause_o  = f_open ? f_cause_q : 5'd0;
   assign f_code_o   = (f_open && f_cause_q == `AM_FAULT_FAIL) ? code_q : 32'd0;
-  assign f_target_o = f_open ? {q_hdr_i[4+SLOT_W +: 16], {(16-SLOT_W){1'b0}}, q_hdr_i[4 +: SLOT_W]}
+  assign f_target_o = f_open ? {q_hdr_i[`AM_HDR_GEN_LSB +: `AM_HDR_GEN_W], {(16-SLOT_W){1'b0}}, q_hdr_i[`AM_HDR_SLOT_LSB +: `AM_HDR_SLOT_W]}
                              : 32'd0;
   assign f_beh_o    = !f_open ? 32'd0 : f_op_q[3] ? 32'hFFFF_FFFF : {{(32-BEH_W){1'b0}}, f_beh_q};
   assign f_op_o     = f_open ? f_op_q : 4'd0;
   wire f_has_val = f_open && f_op_q != 4'd0 && f_op_q < 4'd6;   // SEND .. ABORT
   wire f_len     = f_cause_q == `AM_FAULT_MSG_TOO_LONG || f_cause_q == `AM_FAULT_STATE_TOO_LONG;
   assign f_value_o  = !f_has_val ? 32'd0 : f_len ? {28'd0, val_n_q} : code_q;
-  wire unused_hdr_len = ^q_hdr_i[3:0];
+  wire unused_hdr_len = ^q_hdr_i[`AM_HDR_LEN_LSB +: `AM_HDR_LEN_W];
 
   generate
     if (TRACE != 0) begin : g_check

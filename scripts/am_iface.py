@@ -9,7 +9,8 @@
                                  must be what the table gives
 
 The table is read line by line (one entry per line, at the start of a line),
-checked (alignment, overlaps, windows, fields inside 32 bits), and a file is
+checked (alignment, overlaps, windows, fields inside 32 bits, layouts that
+fill their word from bit 0 without gaps), and a file is
 rewritten only when its text changes, so what includes it rebuilds only then.
 """
 import re
@@ -19,6 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEF = ROOT / "include" / "am_iface.def"
 DOCS = {"au-registers": ROOT / "docs" / "actor-unit.md",
+        "meta-layout": ROOT / "docs" / "actor-unit.md",
+        "hdr-layout": ROOT / "docs" / "actor-unit.md",
         "memory-map": ROOT / "docs" / "architecture.md",
         "sys-registers": ROOT / "docs" / "architecture.md"}
 # docs that name every fault cause as `NAME` (value)
@@ -48,7 +51,7 @@ def num(s):
 
 def load(path=DEF):
     t = {k: [] for k in ("BLOCK", "REG", "ARRAY", "WALIAS", "FIELD", "VALUE", "CAUSE",
-                         "TRACE", "SIZE", "BOARD")}
+                         "TRACE", "SIZE", "LAYOUT", "BOARD")}
     for ln, line in enumerate(path.read_text().splitlines(), 1):
         m = re.match(r"AM_IF_([A-Z]+)\((.*)\)\s*$", line)
         if not m:
@@ -58,6 +61,39 @@ def load(path=DEF):
         t[m.group(1)].append((ln, split_args(m.group(2))))
     check(t, path)
     return t
+
+
+def lin(s):
+    """a layout's lsb or width: number, PARAM or number + PARAM, as (number, params)"""
+    c, ps = 0, []
+    for term in s.split("+"):
+        term = term.strip()
+        if re.fullmatch(r"[A-Z][A-Z0-9_]*", term):
+            ps.append(term)
+        else:
+            c += num(term)
+    return c, tuple(sorted(ps))
+
+
+def lin_add(a, b):
+    return a[0] + b[0], tuple(sorted(a[1] + b[1]))
+
+
+def lin_str(a, paren=False):
+    s = "+".join(([str(a[0])] if a[0] or not a[1] else []) + list(a[1]))
+    return f"({s})" if paren and a[1] and (a[0] or len(a[1]) > 1) else s
+
+
+def layouts(t):
+    """{word: [(NAME, lsb, width, meaning)]}, lsb and width as lin(), in table order"""
+    out = {}
+    for _, a in t["LAYOUT"]:
+        out.setdefault(a[0], []).append((a[1], lin(a[2]), lin(a[3]), a[4]))
+    return out
+
+
+def layout_width(fields):
+    return lin_add(fields[-1][1], fields[-1][2])
 
 
 def regs(t, blk):
@@ -99,6 +135,17 @@ def check(t, path):
     for _, a in t["FIELD"]:
         if num(a[3]) + num(a[4]) > 32:
             errs.append(f"{a[0]}_{a[1]}_{a[2]}: bits past 31")
+    for word, fields in layouts(t).items():
+        at, names = (0, ()), set()
+        for name, lsb, w, _ in fields:
+            if lsb != at:
+                errs.append(f"{word}_{name}: at {lin_str(lsb)}, the bit after the field before is {lin_str(at)}")
+            if w == (0, ()) or w[0] < 0:
+                errs.append(f"{word}_{name}: width {lin_str(w)}")
+            if name in names or name == "W":   # AM_<word>_W is the word's width
+                errs.append(f"{word}_{name}: a name used twice, or W")
+            names.add(name)
+            at = lin_add(lsb, w)
     for kind, w in (("CAUSE", CAUSE_W), ("TRACE", TRACE_W)):
         vals = [num(a[1]) for _, a in t[kind]]
         if len(set(vals)) != len(vals) or max(vals) >= (1 << w):
@@ -114,6 +161,9 @@ def vh(t):
          "// Registers are word addresses within their slave's window (the unit's",
          "// a = mem_addr[9:2], SYS's mem_addr[5:2], ...); <REG>_AT(a) decodes one",
          "// register, or an array's whole block, from the identifier a.",
+         "// AM_<WORD>_<FIELD>_LSB / _W place a field of an internal word (1-bit",
+         "// fields: AM_<WORD>_<FIELD> is the bit), AM_<WORD>_W is the word's width;",
+         "// those that name a parameter (BEH_W, SLOT_W) need it where they are used.",
          "`ifndef AM_DEFS_VH", "`define AM_DEFS_VH"]
     for blk, (base, bits, *_) in bl.items():
         aw = bits - 2
@@ -145,6 +195,13 @@ def vh(t):
         o.append(f"`define AM_TRACE_{a[0]} {TRACE_W}'d{num(a[1])}")
     for _, a in t["SIZE"]:
         o.append(f"`define AM_DEFAULT_{a[0]} {num(a[1])}")
+    for word, fields in layouts(t).items():
+        o.append(f"`define AM_{word}_W {lin_str(layout_width(fields), True)}")
+        for name, lsb, w, _ in fields:
+            o.append(f"`define AM_{word}_{name}_LSB {lin_str(lsb, True)}")
+            o.append(f"`define AM_{word}_{name}_W {lin_str(w, True)}")
+            if w == (1, ()):
+                o.append(f"`define AM_{word}_{name} {lin_str(lsb, True)}")
     for _, a in t["BOARD"]:
         for p, v in zip(BOARD_PARAMS, a[1:]):
             o.append(f"`define AM_BOARD_{a[0].upper()}_{p} {num(v)}")
@@ -203,6 +260,16 @@ def doc_table(t, name):
             out.append(f"| `0x{base >> 16:04X}_{base & 0xFFFF:04X}` | {size} | {what} | {notes} |")
         out.append("| anything else | | bus error | the access completes (reads 0, writes ignored) "
                    "and the SoC restarts the core → `TRAP_BUS` |")
+    elif name.endswith("-layout"):
+        word = name[:-len("-layout")].upper()
+        fields = layouts(t)[word]
+        out = ["| bits | field | meaning |", "|---|---|---|"]
+        for fname, lsb, w, doc in fields:
+            msb = lin_add(lsb, (w[0] - 1, w[1]))
+            bits = f"[{lin_str(lsb)}]" if w == (1, ()) else f"[{lin_str(msb)}:{lin_str(lsb)}]"
+            out.append(f"| {bits} | {fname} | {doc} |")
+        out.append("")
+        out.append(f"{word}_W = {lin_str(layout_width(fields))} bits.")
     else:
         raise KeyError(name)
     return "\n".join(out)
@@ -212,16 +279,17 @@ def docs(t, write):
     bad = 0
     for name, path in DOCS.items():
         text = path.read_text()
-        pat = re.compile(r"(<!-- am_iface:%s -->\n)(.*?)(\n<!-- /am_iface -->)" % re.escape(name), re.S)
+        # (an empty section, as first written, has no newline before its end)
+        pat = re.compile(r"(<!-- am_iface:%s -->\n)(.*?)(\n?<!-- /am_iface -->)" % re.escape(name), re.S)
         m = pat.search(text)
         if not m:
             print(f"am_iface: {path.relative_to(ROOT)} has no <!-- am_iface:{name} --> section")
             bad += 1
             continue
         want = doc_table(t, name)
-        if m.group(2) != want:
+        if m.group(2) != want or m.group(3)[0] != "\n":
             if write:
-                path.write_text(text[:m.start(2)] + want + text[m.end(2):])
+                path.write_text(text[:m.start(2)] + want + "\n" + text[m.end(3) - len("<!-- /am_iface -->"):])
                 print(f"am_iface: rewrote {path.relative_to(ROOT)} ({name})")
             else:
                 print(f"am_iface: {path.relative_to(ROOT)}'s {name} table differs from "

@@ -51,7 +51,7 @@ endmodule
 module am_unit_hdr #(
   parameter integer QUEUE_AW = 6,
   parameter integer SLOT_W   = 7,
-  parameter integer HDR_W    = 16 + SLOT_W + 4
+  parameter integer HDR_W    = `AM_HDR_W
 ) (
   input  wire                send_go_i,
   input  wire                q_room_i,
@@ -66,11 +66,16 @@ module am_unit_hdr #(
   input  wire [3:0]          p_n_i,
   output wire                we_o,
   output wire [QUEUE_AW-1:0] off_o,
-  output wire [HDR_W-1:0]    data_o
+  output reg  [HDR_W-1:0]    data_o
 );
   assign we_o   = (send_go_i && q_room_i) || t_inject_i;
   assign off_o  = t_inject_i ? {QUEUE_AW{1'b0}} : nsends_i;
-  assign data_o = t_inject_i ? {p_gen_i, p_slot_i, p_n_i} : {gen_i, slot_i, n_i};
+  always @* begin
+    data_o = {HDR_W{1'b0}};
+    data_o[`AM_HDR_GEN_LSB +: `AM_HDR_GEN_W]   = t_inject_i ? p_gen_i : gen_i;
+    data_o[`AM_HDR_SLOT_LSB +: `AM_HDR_SLOT_W] = t_inject_i ? p_slot_i : slot_i;
+    data_o[`AM_HDR_LEN_LSB +: `AM_HDR_LEN_W]   = t_inject_i ? p_n_i : n_i;
+  end
   wire unused_first_cycle = inject_go_i;   // (the generic module's)
 endmodule
 

@@ -8,8 +8,10 @@
 // buffer/stack writes without a push against a model.
 `timescale 1ns/1ps
 `default_nettype none
+`include "am_defs.vh"
 module tb_am_actor_table;
-  localparam SW = 4, SLOTS = 12, STW = 8, SIW = 3, MW = 32;
+  localparam SW = 4, SLOTS = 12, STW = 8, SIW = 3, BEH_W = 8, MW = `AM_META_W;
+  localparam [MW-1:0] ONE = 1;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
   reg [SW-1:0] meta_raddr = 0, meta_waddr = 0, free_slot = 0;
@@ -22,7 +24,7 @@ module tb_am_actor_table;
   wire [MW-1:0] meta_rdata; wire meta_used; wire [31:0] st_rdata;
   wire [SW-1:0] peek_slot; wire peek_fresh, peek_ok, ready;
   wire [SW:0] next_o, free_o, free_snap_o;
-  am_actor_table #(.SLOT_W(SW), .TABLE_SLOTS(SLOTS), .STATE_WORDS(STW), .META_W(MW)) dut (
+  am_actor_table #(.SLOT_W(SW), .TABLE_SLOTS(SLOTS), .STATE_WORDS(STW), .BEH_W(BEH_W)) dut (
     .clk_i(clk), .rst_ni(rst_n), .meta_raddr_i(meta_raddr), .meta_rdata_o(meta_rdata),
     .meta_used_o(meta_used), .meta_we_i(meta_we), .meta_waddr_i(meta_waddr), .meta_wdata_i(meta_wdata),
     .st_raddr_i(st_raddr), .st_rdata_o(st_rdata), .st_we_i(st_we), .st_waddr_i(st_waddr),
@@ -117,7 +119,8 @@ module tb_am_actor_table;
     m_gen[0] = 1; m_live[0] = 1;
     repeat (3) @(negedge clk); rst_n = 1; @(negedge clk);
     // console
-    chk_meta(0); chk(meta_rdata == {2'b01, 13'd0, 1'b1, 16'd1}, "console meta: pinned, live, gen 1");
+    chk_meta(0); chk(meta_rdata == ((ONE << `AM_META_PIN) | (ONE << `AM_META_LIVE) | (ONE << `AM_META_GEN_LSB)),
+        "console meta: pinned, live, gen 1");
     // bump allocation 1,2,3
     do_alloc(s0); do_alloc(s1); do_alloc(s2);
     chk(s0 == 1 && s1 == 2 && s2 == 3, "bump order");
