@@ -62,6 +62,7 @@ help:
 	@echo "  make board-sim BOARD=...     a board top's RTL with its firmware in Icarus, console == am-run"
 	@echo "  make fpga-blocks BOARD=...   LUTs / FFs / carries per block (synthesis with the hierarchy kept)"
 	@echo "  make fpga-seeds BOARD=...    Fmax over FPGA_SEEDS (default 1 2 3) and the spread"
+	@echo "  make fpga-doc                docs/fpga.md's board table from the last builds and fpga-seeds runs"
 	@echo "  make fpga-cpu-variants       what PicoRV32's knobs cost on the iCE40"
 	@echo "  make fpga-synth-variants BOARD=...   LCs of an iCE40 board under other synthesis options and"
 	@echo "                               without one feature at a time (FPGA_VARIANTS: some of them)"
