@@ -206,7 +206,8 @@ struct am_rt {
 
 /* The collector (docs/gc.md, "When it runs"). */
 #define GC_SEQ_NONE UINT64_MAX
-#define GC_LIVE_SCALE 32u    /* dispatches added to the period per live actor */
+/* dispatches added to the period per live actor (include/am_iface.def) */
+#define GC_LIVE_SCALE (1u << AM_DEFAULT_GC_LIVE_SHIFT)
 /* The internal cause of a CREATE that found no free slot while no
  * collection has run for its transaction yet: not a fault, the transaction
  * is retried after one (do_retry). Never recorded, traced or delivered. */

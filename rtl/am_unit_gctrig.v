@@ -16,7 +16,8 @@
 //   collected before every dispatch (the collection on demand, am_dispatch,
 //   still runs when a CREATE finds no slot).
 // * The period is counted down (one per FETCH or REDIR, snap_i; it stops
-//   at 0). A collection's end reloads it with GC_PERIOD + 32 x the live
+//   at 0). A collection's end reloads it with GC_PERIOD + 2^GC_LIVE_SHIFT
+//   (include/am_iface.def) x the live
 //   actors it left (live_after_i): the next collection's work grows with
 //   them, so the dispatches before it do too. A GC_PERIOD write loads the
 //   written value, which so starts the count again. The trigger tests the
@@ -28,6 +29,7 @@
 //   iCE40's critical path, which ran state -> restore -> compare -> next
 //   state.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_unit_gctrig #(
   parameter integer  SLOT_W       = 7,
@@ -50,11 +52,14 @@ module am_unit_gctrig #(
   output wire            en_o,
   output reg  [SLOT_W:0] low_o           // GC_LOW
 );
-  // the count: GC_PERIOD + 32 x live fits (16 bits + the table's 2^SLOT_W x 32)
-  localparam integer LW = ((SLOT_W + 6 > 16) ? SLOT_W + 6 : 16) + 1;
+  // the count: GC_PERIOD + live << GC_LIVE_SHIFT fits (16 bits + the table's
+  // SLOT_W + 1 bits shifted)
+  localparam integer SH = `AM_DEFAULT_GC_LIVE_SHIFT;
+  localparam integer LV = SLOT_W + 1 + SH;
+  localparam integer LW = ((LV > 16) ? LV : 16) + 1;
   wire [LW-1:0] left;
   wire [LW-1:0] reload = w_gc_period_i ? {{(LW-16){1'b0}}, wdata_i} :
-                         {{(LW-16){1'b0}}, period_i} + {{(LW-SLOT_W-6){1'b0}}, live_after_i, 5'd0};
+                         {{(LW-16){1'b0}}, period_i} + {{(LW-LV){1'b0}}, live_after_i, {SH{1'b0}}};
 
   am_down_counter #(.W(LW), .RESET({{(LW-16){1'b0}}, PERIOD_RESET})) u_left (.clk_i(clk_i), .rst_ni(rst_ni),
     .load_i(done_i || w_gc_period_i), .dec_i(snap_i && (left != {LW{1'b0}})),
