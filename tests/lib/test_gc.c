@@ -734,6 +734,9 @@ static am_counters run_timed(const char *name, uint32_t arg, uint32_t table, uin
     am_counters c = counters(rt);
     lt_free(rt);
     if (s != AM_OK) c.dispatches = 0;   /* fails every check below */
+    fprintf(stderr, "  %s %u: %llu dispatches, %llu collections, collector %.2f%% of %.2f ms\n",
+            name, arg, (unsigned long long)c.dispatches, (unsigned long long)c.gc_runs,
+            100.0 * (double)c.gc_ns / (double)*ns, *ns / 1e6);
     return c;
 }
 
@@ -742,9 +745,6 @@ TEST(full_ring_collects_only_periodically)
     /* 124 nodes + console + boot: 2 of 128 slots free for 20,000 hops */
     uint64_t ns;
     am_counters c = run_timed("gc-ring", 0, 128, &ns);
-    fprintf(stderr, "  gc-ring: %llu dispatches, %llu collections, collector %.2f%% of %.2f ms\n",
-            (unsigned long long)c.dispatches, (unsigned long long)c.gc_runs,
-            100.0 * (double)c.gc_ns / (double)ns, ns / 1e6);
     CHECK_STR(lt_out, "gc-ring: 124 nodes, 20000 hops\n");
     CHECK_EQ(lt_nfaults, 0);
     CHECK(c.dispatches > 20000);
@@ -766,9 +766,6 @@ TEST(sieve_1000_in_a_table_two_slots_short)
      * at the end, in 172 slots */
     uint64_t ns;
     am_counters c = run_timed("gc-sieve", 1000, 172, &ns);
-    fprintf(stderr, "  gc-sieve 1000: %llu dispatches, %llu collections, collector %.2f%% of %.2f ms\n",
-            (unsigned long long)c.dispatches, (unsigned long long)c.gc_runs,
-            100.0 * (double)c.gc_ns / (double)ns, ns / 1e6);
     CHECK_STR(lt_out, "gc-sieve: 2..1000: 168 primes\n");
     CHECK_EQ(lt_nfaults, 0);
     CHECK_EQ(c.live, 170);

@@ -35,14 +35,15 @@
 
 #define GC_SLOT(ref) ((ref) & 0xffffu)
 
-static uint32_t boot_arg(const am_ctx *ctx, uint32_t dflt)
+/* the boot message's size ([N]; [] or [0]: dflt) */
+uint32_t gc_boot_arg(const am_ctx *ctx, uint32_t dflt)
 {
     uint32_t n = am_msg_len(ctx) ? am_msg(ctx, 0) : 0;
     return n ? n : dflt;
 }
 
 /* "<a><v><b>" */
-static void say_u(am_ctx *ctx, const char *a, uint32_t v, const char *b)
+void gc_say_u(am_ctx *ctx, const char *a, uint32_t v, const char *b)
 {
     am_print(ctx, a);
     am_print_uint(ctx, v);
@@ -53,9 +54,9 @@ static void say_u(am_ctx *ctx, const char *a, uint32_t v, const char *b)
 static void say_result(am_ctx *ctx, const char *head, uint32_t n, const char *unit, uint32_t value,
                        uint32_t wrong, const char *what)
 {
-    say_u(ctx, head, n, unit);
+    gc_say_u(ctx, head, n, unit);
     am_print_uint(ctx, value);
-    if (wrong) say_u(ctx, ", ", wrong, what);
+    if (wrong) gc_say_u(ctx, ", ", wrong, what);
     am_print(ctx, "\n");
 }
 
@@ -74,7 +75,7 @@ void prog_gc_serializer(am_ctx *ctx)
 
     switch (phase) {
     case 0: {
-        n = boot_arg(ctx, GC_SER_DEFAULT);
+        n = gc_boot_arg(ctx, GC_SER_DEFAULT);
         am_ref cell = AM_CREATE(ctx, AMB_CELL, 0);
         ser = AM_CREATE(ctx, AMB_SERIALIZER, cell);
         AM_SEND(ctx, ser, self, AML_CAS, 0, 1);
@@ -156,7 +157,7 @@ static void rounds_driver(am_ctx *ctx, am_beh self_beh, uint32_t dflt, void (*ro
     am_word total = am_state(ctx, 3), wrong = am_state(ctx, 4);
     switch (phase) {
     case 0:
-        n = boot_arg(ctx, dflt);
+        n = gc_boot_arg(ctx, dflt);
         round(ctx);
         phase = 1;
         break;
@@ -218,7 +219,7 @@ void prog_gc_keepalive(am_ctx *ctx)
     am_word phase = am_state(ctx, 0), hops = am_state(ctx, 1);
     switch (phase) {
     case 0: {
-        hops = boot_arg(ctx, GC_KEEP_DEFAULT);
+        hops = gc_boot_arg(ctx, GC_KEEP_DEFAULT);
         am_ref cell = AM_CREATE(ctx, AMB_CELL, GC_KEEP_MAGIC);
         am_ref x = AM_CREATE(ctx, AMB_PROG_GC_KEEP_X, cell);
         am_ref relay = am_create(ctx, AMB_PROG_GC_KEEP_RELAY, 0, 0);
@@ -230,10 +231,10 @@ void prog_gc_keepalive(am_ctx *ctx)
     }
     case 1:   /* [value] from X's cell */
         if (am_msg(ctx, 0) == GC_KEEP_MAGIC)
-            say_u(ctx, "gc-keepalive: X answered ", am_msg(ctx, 0), "");
+            gc_say_u(ctx, "gc-keepalive: X answered ", am_msg(ctx, 0), "");
         else
-            say_u(ctx, "gc-keepalive: WRONG ANSWER ", am_msg(ctx, 0), "");
-        say_u(ctx, " after ", hops, " hops\n");
+            gc_say_u(ctx, "gc-keepalive: WRONG ANSWER ", am_msg(ctx, 0), "");
+        gc_say_u(ctx, " after ", hops, " hops\n");
         phase = 2;
         break;
     default:
@@ -284,7 +285,7 @@ void prog_gc_abort(am_ctx *ctx)
     int fault = am_fault(ctx, &f);
 
     if (fault && f.cause == AM_FAULT_TABLE_FULL) {
-        say_u(ctx, "gc-abort: TABLE_FULL after ", creates, " creates: no collection\n");
+        gc_say_u(ctx, "gc-abort: TABLE_FULL after ", creates, " creates: no collection\n");
         am_set_fault_handler(ctx, AM_CONSOLE);
         AM_BECOME(ctx, AMB_PROG_GC_ABORT, 4);
         return;
@@ -307,7 +308,7 @@ void prog_gc_abort(am_ctx *ctx)
         creates++;
         /* a test program may compare slots: did the witness get Y's slot? */
         if (GC_SLOT(w) == GC_SLOT(ymask ^ GC_ABORT_MASK)) {
-            say_u(ctx, "gc-abort: Y's slot reused after ", creates, " creates\n");
+            gc_say_u(ctx, "gc-abort: Y's slot reused after ", creates, " creates\n");
             z = w;
             AM_SEND(ctx, self, GC_ABORT_GO);
             phase = 2;
@@ -329,13 +330,13 @@ void prog_gc_abort(am_ctx *ctx)
         if (f.cause == AM_FAULT_BAD_REF && f.target == self)
             am_print(ctx, "gc-abort: stale send to Y: BAD_REF\n");
         else
-            say_u(ctx, "gc-abort: UNEXPECTED FAULT ", f.cause, "\n");
+            gc_say_u(ctx, "gc-abort: UNEXPECTED FAULT ", f.cause, "\n");
         AM_SEND(ctx, z, GC_WITNESS_QUERY, self);
         phase = 3;
         break;
     case 3:
         if (fault) am_fail(ctx, AML_E_DEMO_UNEXPECTED);
-        say_u(ctx, "gc-abort: occupant got ", am_msg(ctx, 0), " messages\n");
+        gc_say_u(ctx, "gc-abort: occupant got ", am_msg(ctx, 0), " messages\n");
         am_set_fault_handler(ctx, AM_CONSOLE);
         phase = 4;
         break;

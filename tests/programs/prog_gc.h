@@ -5,6 +5,13 @@
 #ifndef PROG_GC_H
 #define PROG_GC_H
 
+#include "am.h"
+
+/* prog_gc.c's helpers, shared with prog_gcfull.c: the boot message's size
+ * ([N]; [] or [0]: dflt), and "<a><v><b>" on the console */
+uint32_t gc_boot_arg(const am_ctx *ctx, uint32_t dflt);
+void gc_say_u(am_ctx *ctx, const char *a, uint32_t v, const char *b);
+
 /* Default sizes (boot message [] or [0]); --arg N overrides them. */
 #define GC_SER_DEFAULT    20000u  /* requests through the serializer (5 dispatches each) */
 #define GC_CYCLES_DEFAULT 5000u   /* 3-rings made and dropped (5 dispatches each) */

@@ -26,20 +26,6 @@
 #include "behaviors.h"
 #include "prog_gc.h"
 
-static uint32_t boot_arg(const am_ctx *ctx, uint32_t dflt)
-{
-    uint32_t n = am_msg_len(ctx) ? am_msg(ctx, 0) : 0;
-    return n ? n : dflt;
-}
-
-/* "<a><v><b>" */
-static void say_u(am_ctx *ctx, const char *a, uint32_t v, const char *b)
-{
-    am_print(ctx, a);
-    am_print_uint(ctx, v);
-    am_print(ctx, b);
-}
-
 /* ---- gc-ring, gc-ring-churn -------------------------------------------------- */
 /* FULL_RING (the boot actor) state [hops, churn, built, last, first]
  *   boot [N]: becomes the builder; [] from itself: creates up to 4 nodes,
@@ -56,10 +42,10 @@ static void ring_boot(am_ctx *ctx, uint32_t churn, uint32_t dflt)
     am_ref last = am_state(ctx, 3), first = am_state(ctx, 4);
     am_ref self = am_self(ctx);
     if (hops == 0) {                                  /* the boot message */
-        hops = boot_arg(ctx, dflt);
+        hops = gc_boot_arg(ctx, dflt);
     } else if (am_msg_len(ctx) == 1 && am_msg(ctx, 0) == GC_FULL_DONE) {
-        say_u(ctx, churn ? "gc-ring-churn: " : "gc-ring: ", built, " nodes, ");
-        say_u(ctx, "", hops, " hops\n");
+        gc_say_u(ctx, churn ? "gc-ring-churn: " : "gc-ring: ", built, " nodes, ");
+        gc_say_u(ctx, "", hops, " hops\n");
         return;
     }
     for (uint32_t i = 0; i < 4 && built < GC_FULL_RING; i++, built++) {
@@ -102,7 +88,7 @@ void prog_gc_full_node(am_ctx *ctx)
  *   prime n, keeps it as next, and sends [1] to gen. */
 void prog_gc_sieve(am_ctx *ctx)
 {
-    am_word top = boot_arg(ctx, GC_SIEVE_DEFAULT);
+    am_word top = gc_boot_arg(ctx, GC_SIEVE_DEFAULT);
     am_ref first = AM_CREATE(ctx, AMB_PROG_GC_SIEVE_FILTER, 2, 0);
     AM_SEND(ctx, first, 3, am_self(ctx));
     AM_BECOME(ctx, AMB_PROG_GC_SIEVE_GEN, 3, top, first, 1);
@@ -114,8 +100,8 @@ void prog_gc_sieve_gen(am_ctx *ctx)
     am_ref first = am_state(ctx, 2);
     primes += am_msg(ctx, 0);
     if (n >= top) {
-        say_u(ctx, "gc-sieve: 2..", top, ": ");
-        say_u(ctx, "", primes, " primes\n");
+        gc_say_u(ctx, "gc-sieve: 2..", top, ": ");
+        gc_say_u(ctx, "", primes, " primes\n");
         return;
     }
     AM_SEND(ctx, first, n + 1, am_self(ctx));
