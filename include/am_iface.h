@@ -14,7 +14,9 @@
 #define AM_IFACE_H
 
 enum am_iface {
-#define AM_IF_BLOCK(blk, base, bits, doc, notes) blk##_BASE = base,
+/* (int)(uint32: a base at the top of the address space is a negative int,
+ * which the firmware's 32-bit pointers read as that address) */
+#define AM_IF_BLOCK(blk, base, bits, doc, notes) blk##_BASE = (int)(unsigned)(base),
 #define AM_IF_REG(blk, name, off, acc, cyc, doc) blk##_##name = off,
 #define AM_IF_ARRAY(blk, name, off, words, idx, acc, cyc, doc) blk##_##name = off,
 #define AM_IF_WALIAS(blk, name, of) blk##_##name = blk##_##of,

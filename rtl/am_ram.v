@@ -1,8 +1,11 @@
 // am_ram — the SoC's program and data memory: one inferred single-port RAM
 // with byte enables, initialised from a $readmemh image of 32-bit words.
 //
-// Owns: WORDS x 32 bits. Promises: a read or write completes one cycle after
-// valid_i (ready_o pulses); writes honour wstrb_i per byte. Inferred RAM
+// Owns: WORDS x 32 bits. Promises: an access happens in the cycle en_i is
+// high: a write honours wstrb_i per byte, and rdata_o holds the word read
+// from the next cycle on (until the next access). The SoC drives it from the
+// core's look-ahead bus, so the word is there in the cycle the core's access
+// starts: zero wait states. Inferred RAM
 // (block RAM on iCE40/ECP5, SPRAM with synth_ice40 -spram when it fits), so
 // the same source simulates in Verilator/Icarus and synthesizes everywhere.
 `default_nettype none
@@ -13,8 +16,7 @@ module am_ram #(
 ) (
   input  wire                     clk_i,
   input  wire                     rst_ni,
-  input  wire                     valid_i,
-  output reg                      ready_o,
+  input  wire                     en_i,
   input  wire [$clog2(WORDS)-1:0] addr_i,    // word address
   input  wire [31:0]              wdata_i,
   input  wire [3:0]               wstrb_i,
@@ -26,9 +28,9 @@ module am_ram #(
     if (INIT_FILE != "") $readmemh(INIT_FILE, mem_q);
   end
 
+  wire unused_rst = rst_ni;   // (the array has no reset; the port keeps the SoC's list)
   always @(posedge clk_i) begin
-    ready_o <= rst_ni && valid_i && !ready_o;
-    if (valid_i && !ready_o) begin
+    if (en_i) begin
       rdata_o <= mem_q[addr_i];
       if (wstrb_i[0]) mem_q[addr_i][ 7: 0] <= wdata_i[ 7: 0];
       if (wstrb_i[1]) mem_q[addr_i][15: 8] <= wdata_i[15: 8];

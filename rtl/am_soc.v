@@ -115,13 +115,13 @@ module am_soc #(
     .pcpi_wr(1'b0), .pcpi_rd(32'd0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
     .irq(32'd0), .eoi(eoi), .trace_valid(cpu_trace_valid), .trace_data(cpu_trace_data)
   );
-  // PicoRV32 outputs this SoC does not use (the look-ahead bus's data, PCPI,
-  // IRQ acknowledge, instruction trace).
+  // PicoRV32 outputs this SoC does not use (PCPI, IRQ acknowledge,
+  // instruction trace).
   wire        la_read, la_write, pcpi_valid, cpu_trace_valid;
   wire [31:0] la_addr, la_wdata, pcpi_insn, pcpi_rs1, pcpi_rs2, eoi;
   wire [3:0]  la_wstrb;
   wire [35:0] cpu_trace_data;
-  wire unused_cpu = ^{la_addr[1:0], la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
+  wire unused_cpu = ^{la_addr[1:0], pcpi_valid, pcpi_insn,
                       pcpi_rs1, pcpi_rs2, cpu_trace_valid, cpu_trace_data};
 
   // ---- decode and ready, a cycle ahead -------------------------------------------
@@ -192,11 +192,17 @@ module am_soc #(
   end
   wire stack_hit = sel_stk;
 
-  wire        ram_ready;
+  // The RAM works on the look-ahead bus: it reads or writes in the cycle
+  // before the core's access starts, so the word is there when it does and
+  // the access completes in its first cycle (zero wait states). PicoRV32
+  // announces an access only while none is in progress, and a store's data
+  // is on mem_la_wdata then. A store the stack guard stops never reaches it.
+  wire        ram_go = bus_on_d && la_go && rgn_d[0] && !guard_d;
   wire [31:0] ram_rdata;
   am_ram #(.WORDS(RAM_WORDS), .INIT_FILE(FIRMWARE)) ram (
-    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_ram), .ready_o(ram_ready),
-    .addr_i(mem_addr[RAW+1:2]), .wdata_i(mem_wdata), .wstrb_i(mem_wstrb), .rdata_o(ram_rdata));
+    .clk_i(clk_i), .rst_ni(rst_ni), .en_i(ram_go),
+    .addr_i(la_addr[RAW+1:2]), .wdata_i(la_wdata), .wstrb_i(la_wstrb & {4{la_write}}),
+    .rdata_o(ram_rdata));
 
   wire        urt_ready, urt_full_d;
   wire [31:0] urt_rdata;
@@ -260,11 +266,11 @@ module am_soc #(
   assign report_strobe_o = sel_sys && we && sa == `AM_SYS_REPORT;
   assign report_word_o   = mem_wdata;
 
-  // mem_ready, a cycle ahead: the RAM answers the cycle after an access
-  // starts; the unit says itself; a UART access waits only for a TXDATA
+  // mem_ready, a cycle ahead: the RAM answers in the cycle an access
+  // starts (it was done on the look-ahead); the unit says itself; a UART access waits only for a TXDATA
   // write while the holding register is full; SYS and the bus-error
   // responder (a store the stack guard stops too) answer at once.
-  wire ready_d = bus_on_d && ((sel_ram && !ram_ready) || au_ready_d ||
+  wire ready_d = bus_on_d && (ram_go || au_ready_d ||
                  (acc_d && rgn_d[2] && !(we_d && ua_d == `AM_UART_TXDATA && urt_full_d)) ||
                  (acc_d && (rgn_d[3] || rgn_d == 4'd0 || guard_d)));
   reg  ready_q;
@@ -275,7 +281,7 @@ module am_soc #(
   assign mem_ready = ready_q;
   generate
     if (TRACE != 0) begin : g_bus_check
-      wire ready_now = (sel_ram && ram_ready) || (sel_au && au_ready) ||
+      wire ready_now = sel_ram || (sel_au && au_ready) ||
                        (sel_urt && urt_ready) || sel_sys || sel_err;
       always @(posedge clk_i) begin
         if (rst_ni && mem_valid && rgn_q != region(mem_addr[31:2])) begin

@@ -116,9 +116,13 @@ def blocks(t):
 def check(t, path):
     errs = []
     bl = blocks(t)
+    regions = {}
     for blk, (base, bits, *_) in bl.items():
-        if base & 0x0FFFFFFF or not base:
-            errs.append(f"block {blk}: base {base:#x} is not one of 0x1..0xF << 28")
+        if base % (1 << bits) or not base >> 28 or base >> 32:
+            errs.append(f"block {blk}: base {base:#x} is not a multiple of its window in a region 0x1..0xF << 28")
+        if base >> 28 in regions:
+            errs.append(f"block {blk}: region {base >> 28:#x} is {regions[base >> 28]}'s")
+        regions[base >> 28] = blk
     for blk, (base, bits, *_) in bl.items():
         used = {}
         for name, off, words, _, acc, _, _ in regs(t, blk):

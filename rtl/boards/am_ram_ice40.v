@@ -1,8 +1,9 @@
 // am_ram (iCE40 variant) — the SoC's RAM as block RAM banks (+ SPRAM on UP5K).
 //
 // A drop-in replacement for rtl/am_ram.v on the iCE40 boards: the same module
-// name, parameters, ports and timing (a read or write completes one cycle
-// after valid_i; byte enables honoured), compiled *instead of* rtl/am_ram.v
+// name, parameters, ports and timing (an access happens in the cycle en_i is
+// high, its read word is on rdata_o from the next cycle on; byte enables
+// honoured), compiled *instead of* rtl/am_ram.v
 // by fpga.mk. rtl/am_soc.v is unchanged.
 //
 // Without AM_RAM_SPRAM (HX8K): all WORDS in block RAM banks (BRAM_WORDS must
@@ -37,8 +38,7 @@ module am_ram #(
 ) (
   input  wire                     clk_i,
   input  wire                     rst_ni,
-  input  wire                     valid_i,
-  output reg                      ready_o,
+  input  wire                     en_i,
   input  wire [$clog2(WORDS)-1:0] addr_i,    // word address
   input  wire [31:0]              wdata_i,
   input  wire [3:0]               wstrb_i,
@@ -46,9 +46,8 @@ module am_ram #(
 );
   localparam integer AW  = $clog2(WORDS);
 
-  wire go = valid_i && !ready_o;
-
-  always @(posedge clk_i) ready_o <= rst_ni && go;
+  wire go = en_i;
+  wire unused_rst = rst_ni;
 
   // ---- block RAM part (inferred; initialised) ---------------------------------
   // BRAM_WORDS is a multiple of 256 (icebram works on 256-word slices) and is

@@ -70,12 +70,16 @@ static void tick() {
 }
 
 static int last_cycles;  // cycles the last bus access took (1 = no wait state)
+// the unit's base address (include/am_iface.def)
+#define AM_IF_BLOCK(blk, base, bits, doc, notes) static const uint32_t TB_BASE_##blk = base;
+#include "am_iface.def"
+
 // As PicoRV32 does: one cycle with the look-ahead (a write comes next), then
 // the access, held until ready.
 static uint32_t bus(uint32_t addr, uint32_t wdata, bool wr) {
   dut->wr_next_i = wr;
   tick();
-  dut->mem_valid_i = 1; dut->mem_addr_i = 0x10000000u | addr; dut->mem_wdata_i = wdata;
+  dut->mem_valid_i = 1; dut->mem_addr_i = TB_BASE_AU | addr; dut->mem_wdata_i = wdata;
   dut->mem_wstrb_i = wr ? 0xF : 0;
   int n = 0;
   uint32_t r = 0;
