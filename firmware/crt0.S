@@ -24,7 +24,7 @@
  *   power-on:  stack, clear .bss, fw_main().
  *   restart:   stack, fw_trap(RESTART, RESTART_PC) -- it aborts the
  *              transaction (or acknowledges the watchdog) -- and back to
- *              the dispatch loop. Behaviors hold no resources, so nothing
+ *              the dispatch point (fw_loop). Behaviors hold no resources, so nothing
  *              of the abandoned behavior needs undoing.
  */
 /* the registers of include/am_iface.def as symbols (SYS_BASE, SYS_RESTART, ...) */
@@ -73,4 +73,10 @@ restart:
     .globl  fw_restart
 fw_restart:
     la      sp, __stack_top
-    j       fw_loop
+    /* fw_loop(): to the dispatch point, with the return address there: its
+     * fetch is answered with a jump to the next behavior, whose `ret`
+     * fetches it again (rtl/am_unit_dp.v, docs/firmware.md) */
+    .globl  fw_loop
+fw_loop:
+    li      ra, AU_BASE + AU_DISPATCH
+    jr      ra

@@ -50,13 +50,27 @@ extern const uint32_t fw_image_header[];
 /* ---- behaviors -------------------------------------------------------------- */
 extern const am_behavior_fn fw_behaviors[];
 extern const uint32_t fw_nbehaviors;
+/* The dispatch table (fw_table.c; SYS.DISPATCH points at entry
+ * FW_DISPATCH_FIRST, behavior 0; rtl/am_unit_dp.v): one `jal` per behavior,
+ * and before them the IDLE and DEVICE entries, relative to that. */
+extern uint32_t fw_dispatch[];
+#define FW_DISPATCH_FIRST  2u
+#define FW_DISPATCH_IDLE   (-1)
+#define FW_DISPATCH_DEVICE (-2)
+extern void (*fw_device_fn)(void);   /* serves the DEVICE entry (fw_main.c) */
+/* Ends the translation unit of a behavior table (fw_table.c, the boards'
+ * generated ones): its count, and the dispatch table sized by it -- in
+ * .bss, below the stack guard's limit, so no behavior can change it. */
+#define FW_TABLE_END(tab) \
+    const uint32_t fw_nbehaviors = sizeof tab / sizeof tab[0]; \
+    uint32_t fw_dispatch[FW_DISPATCH_FIRST + sizeof tab / sizeof tab[0]]
 void fw_console_beh(am_ctx *ctx);
 void fw_sink_beh(am_ctx *ctx);
 void fw_ask_beh(am_ctx *ctx);
 
 /* ---- entry points ------------------------------------------------------------- */
 void fw_main(void);
-void fw_loop(void) __attribute__((noreturn));      /* the dispatch loop */
+void fw_loop(void) __attribute__((noreturn));      /* crt0: to the dispatch point */
 void fw_restart(void) __attribute__((noreturn));   /* crt0: fresh stack, fw_loop */
 void fw_trap(uint32_t why, uint32_t pc);           /* crt0 calls it after a restart */
 void fw_putc(char c);

@@ -1,6 +1,6 @@
 # firmware/fw.mk — how firmware images are compiled (included by the top
 # Makefile). An image holds the firmware (crt0, the MMIO binding of the API,
-# the dispatch loop, the trap handler), the actor library and one program
+# the dispatch table, the trap handler), the actor library and one program
 # folder; program.mk builds one per folder (build/programs/KEY/fw/fw.hex).
 # The boot behavior is chosen at run time (SYS.BOOT_BEH; 0: the image
 # header's, the first program of the folder's programs.def).

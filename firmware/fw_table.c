@@ -16,4 +16,4 @@ const am_behavior_fn fw_behaviors[] = {
 #undef AM_BEHAVIOR
 };
 
-const uint32_t fw_nbehaviors = sizeof fw_behaviors / sizeof fw_behaviors[0];
+FW_TABLE_END(fw_behaviors);

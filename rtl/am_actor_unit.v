@@ -52,7 +52,7 @@ module am_actor_unit #(
   parameter integer STATE_WORDS     = `AM_DEFAULT_STATE_WORDS,  // 2, 4 or 8
   parameter integer MAX_SENDS       = `AM_DEFAULT_MAX_SENDS,  // per transaction, 1..15
   parameter integer MAX_CREATES     = `AM_DEFAULT_MAX_CREATES,  // per transaction, 2..15
-  parameter integer BEH_W           = 8,   // behavior id bits (BEH_COUNT <= 2^BEH_W)
+  parameter integer BEH_W           = `AM_DEFAULT_BEH_W,   // behavior id bits (BEH_COUNT <= 2^BEH_W)
   parameter integer BEH_COUNT_RESET = `AM_DEFAULT_BEH_COUNT_RESET,  // built-in behaviors valid from reset
   parameter integer TRACE           = 0,
   // watchdog budget bits: a WATCHDOG write of 2^WD_W or more sets the
@@ -78,6 +78,10 @@ module am_actor_unit #(
   // ready_d_o is mem_ready_o's value in the next cycle (the SoC registers
   // its bus ready from it)
   input  wire                    wr_next_i,
+  // a read of the unit starts next cycle at register la_a_i (mem_addr[9:2]
+  // of the look-ahead): it may complete without a wait state (am_unit_bus)
+  input  wire                    rd_la_i,
+  input  wire [7:0]              la_a_i,
   output wire                    ready_d_o,
   // watchdog: high from a watchdog abort until the firmware acknowledges it
   // (write WATCHDOG); the SoC restarts the core when it rises
@@ -85,6 +89,18 @@ module am_actor_unit #(
   // the SoC's stack guard stopped a store this cycle: the open transaction
   // aborts with STACK and the unit holds as after a watchdog abort
   input  wire                    stack_i,
+  // the dispatch point (am_unit_dp): a fetch of DISPATCH presented next
+  // cycle (the SoC's look-ahead, as wr_next_i) and, in the cycle it is
+  // presented, whether it is an instruction fetch; the answer: read entry
+  // dp_idx_o of the dispatch table now (dp_rd_o), the fetch completes next
+  // cycle. dev_i: a device asks for the firmware between transactions;
+  // restart_i: the SoC restarts the core
+  input  wire                    dp_next_i,
+  input  wire                    dp_instr_i,
+  input  wire                    dev_i,
+  input  wire                    restart_i,
+  output wire                    dp_rd_o,
+  output wire [BEH_W+1:0]        dp_idx_o,
   // trace port (TRACE=1)
   output wire                    trace_valid_o,
   output wire [3:0]              trace_kind_o,
@@ -109,17 +125,20 @@ module am_actor_unit #(
   localparam [15:0]  GC_PERIOD_RESET = `AM_DEFAULT_GC_PERIOD;
 
   wire [7:0] a   = mem_addr_i[9:2];
+  wire [7:0] ra;   // the register a read starts on (the look-ahead's, or the bus')
   wire [3:0] a_n = a[3:0];
 
   // ---------------------------------------------------------------- wires
   // am_unit_bus
-  wire                wr_acc, wr_do, rd_acc;
-  wire                a_send, a_create, a_become, a_commit, a_abort, a_set_fh;
+  wire                wr_acc, wr_do, rd_acc, rd_fast, busy_d;
+  // am_unit_dp: the dispatch point commits as a COMMIT write would
+  wire                dp_commit, dp_demand, d_nothing;
+  wire                a_send, a_create, a_become, a_abort, a_set_fh;
   wire                w_send_w, w_bec_w, bw_we, w_new_st, w_create, w_become, w_inject, w_spawn;
   wire                w_commit, w_abort, w_free, w_ctrl, w_behcnt, w_wdog, w_fh, w_gc_low;
   wire                w_gc_period, w_set_fh;
   // am_unit_regs
-  wire                run_q, run_d;
+  wire                run_q;
   wire [BEH_W:0]      beh_count_q;
   // am_unit_ext
   wire                w_inrange, w_beh_ok, commit_ok, p_ref_ok, spawn_go, pending, pend_d;
@@ -156,7 +175,7 @@ module am_actor_unit #(
   wire [SLOT_W:0]     live_q, gc_live_after, gc_live_max_q;
   // am_event_queue
   wire [QUEUE_AW-1:0] q_count, q_hwm, q_cur;
-  wire                q_empty, q_full, q_empty_d;
+  wire                q_empty, q_full;
   wire [HDR_W-1:0]    q_hdr;
   wire [31:0]         q_rdata;
   wire [32*MSG_WORDS-1:0] q_trw;
@@ -181,9 +200,9 @@ module am_actor_unit #(
   wire                send_go, create_go, become_go;
   // am_dispatch
   wire                d_owns, d_open, d_idle, d_disp, d_chk_ok, d_dead, d_end, d_commit;
-  wire                d_fault, d_redir, d_gc, d_gc_demand, d_retry, d_unpop;
+  wire                d_fault, d_gc, d_gc_demand, d_retry, d_unpop;
   wire                d_txn_end = d_end && !d_retry;   // a transaction ends (a retry is none)
-  wire                d_idle_d, d_open_d, d_owns_d, d_redir_d;
+  wire                d_open_d, d_owns_d;
   wire [BEH_W-1:0]    d_chk_beh, d_beh;
   wire [31:0]         d_seq;
   wire [SLOT_W-1:0]   d_self_slot;
@@ -209,18 +228,20 @@ module am_actor_unit #(
   wire [31:0] self_ref = {d_self_gen, {(16-SLOT_W){1'b0}}, d_self_slot};
 
   // ---------------------------------------------------------------- the bus, the registers
+  assign ra = rd_fast ? la_a_i : a;
+
   am_unit_bus #(.STATE_WORDS(STATE_WORDS), .TRACE(TRACE)) u_bus (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .mem_valid_i(mem_valid_i), .mem_wstrb_i(mem_wstrb_i), .a_i(a), .wr_next_i(wr_next_i),
+    .mem_valid_i(mem_valid_i), .mem_wstrb_i(mem_wstrb_i), .a_i(a), .wr_next_i(wr_next_i), .rd_la_i(rd_la_i),
     .mem_ready_o(mem_ready_o), .ready_d_o(ready_d_o),
-    .wr_acc_o(wr_acc), .wr_do_o(wr_do), .rd_acc_o(rd_acc),
-    .owns_d_i(d_owns_d), .idle_d_i(d_idle_d), .open_d_i(d_open_d), .redir_d_i(d_redir_d),
-    .pend_d_i(pend_d), .tbl_ready_d_i(t_ready_d), .q_empty_d_i(q_empty_d), .run_d_i(run_d),
-    .wd_hold_d_i(wd_hold_d), .wd_over_d_i(wd_over_d),
-    .owns_i(d_owns), .idle_i(d_idle), .open_i(d_open), .redir_i(d_redir),
-    .pending_i(pending), .tbl_ready_i(tbl_ready), .q_empty_i(q_empty), .run_i(run_q),
+    .wr_acc_o(wr_acc), .wr_do_o(wr_do), .rd_acc_o(rd_acc), .rd_fast_o(rd_fast),
+    .owns_d_i(d_owns_d), .open_d_i(d_open_d),
+    .pend_d_i(pend_d), .tbl_ready_d_i(t_ready_d),
+    .wd_hold_d_i(wd_hold_d), .wd_over_d_i(wd_over_d), .busy_d_o(busy_d),
+    .owns_i(d_owns), .open_i(d_open),
+    .pending_i(pending), .tbl_ready_i(tbl_ready),
     .wd_hold_i(wd_hold_q), .wd_fire_i(wd_over_fire),
-    .a_send_o(a_send), .a_create_o(a_create), .a_become_o(a_become), .a_commit_o(a_commit),
+    .a_send_o(a_send), .a_create_o(a_create), .a_become_o(a_become),
     .a_abort_o(a_abort), .a_set_fh_o(a_set_fh),
     .w_send_w_o(w_send_w), .w_bec_w_o(w_bec_w), .bw_we_o(bw_we), .w_new_st_o(w_new_st),
     .w_create_o(w_create), .w_become_o(w_become), .w_inject_o(w_inject), .w_spawn_o(w_spawn),
@@ -228,11 +249,21 @@ module am_actor_unit #(
     .w_behcnt_o(w_behcnt), .w_wdog_o(w_wdog), .w_fh_o(w_fh), .w_gc_low_o(w_gc_low),
     .w_gc_period_o(w_gc_period), .w_set_fh_o(w_set_fh));
 
+  // The dispatch point: a `ret` to DISPATCH commits, and is answered with
+  // the next behavior (am_unit_dp).
+  wire c_commit = w_commit || dp_commit;   // a COMMIT write or the dispatch point
+  am_unit_dp #(.BEH_W(BEH_W)) u_dp (
+    .clk_i(clk_i), .rst_ni(rst_ni), .restart_i(restart_i),
+    .dp_next_i(dp_next_i), .dp_instr_i(dp_instr_i), .busy_d_i(busy_d),
+    .open_i(d_open), .wd_hold_i(wd_hold_q), .disp_i(d_disp), .chk_ok_i(d_chk_ok),
+    .chk_beh_i(d_chk_beh), .idle_i(d_idle), .nothing_i(d_nothing), .dev_i(dev_i),
+    .commit_o(dp_commit), .demand_o(dp_demand), .rd_o(dp_rd_o), .idx_o(dp_idx_o));
+
   am_unit_regs #(.SLOT_W(SLOT_W), .QUEUE_AW(QUEUE_AW), .BEH_W(BEH_W),
                  .BEH_COUNT_RESET(BEH_COUNT_RESET), .WD_W(WD_W), .STATS(STATS)) u_regs (
-    .clk_i(clk_i), .rst_ni(rst_ni), .a_i(a), .wdata_i(mem_wdata_i[BEH_W:0]),
+    .clk_i(clk_i), .rst_ni(rst_ni), .a_i(ra), .wdata_i(mem_wdata_i[BEH_W:0]),
     .w_ctrl_i(w_ctrl), .w_behcnt_i(w_behcnt),
-    .run_o(run_q), .run_d_o(run_d), .beh_count_o(beh_count_q),
+    .run_o(run_q), .beh_count_o(beh_count_q),
     .open_i(d_open), .self_ref_i(self_ref), .beh_i(d_beh), .len_i(d_len), .slen_i(d_slen),
     .seq_i(d_seq), .cause_i(cause), .q_empty_i(q_empty), .q_count_i(q_count), .q_hwm_i(q_hwm),
     .free_n_i(t_free_n), .ext_i(ext_q), .new_ref_i(new_ref_q),
@@ -251,8 +282,8 @@ module am_actor_unit #(
                 .SLOT_W(SLOT_W), .META_W(META_W), .HDR_W(HDR_W), .SW(SW)) u_ext (
     .clk_i(clk_i), .rst_ni(rst_ni), .a_i(a), .wdata_i(mem_wdata_i), .wr_acc_i(wr_acc),
     .w_send_w_i(w_send_w), .w_new_st_i(w_new_st), .w_create_i(w_create), .w_inject_i(w_inject),
-    .w_spawn_i(w_spawn), .w_free_i(w_free), .w_commit_i(w_commit),
-    .beh_count_i(beh_count_q), .run_i(run_q), .idle_i(d_idle),
+    .w_spawn_i(w_spawn), .w_free_i(w_free), .w_commit_i(c_commit),
+    .beh_count_i(beh_count_q), .idle_i(d_idle),
     .send_go_i(send_go), .create_go_i(create_go), .nsends_i(nsends), .cause_i(cause),
     .q_count_i(q_count), .q_full_i(q_full),
     .peek_slot_i(peek_slot), .peek_fresh_i(peek_fresh), .peek_ok_i(peek_ok),
@@ -282,12 +313,12 @@ module am_actor_unit #(
     .wdata_i(mem_wdata_i), .fire_o(wd_fire), .cause_o(wd_cause), .over_fire_o(wd_over_fire), .hold_o(wd_hold_q),
     .irq_o(wd_irq_o), .hold_d_o(wd_hold_d), .over_d_o(wd_over_d), .budget_o(wd_budget_q));
 
-  am_unit_fault #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .HDR_W(HDR_W), .TRACE(TRACE)) u_fault (
+  am_unit_fault #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .TRACE(TRACE)) u_fault (
     .clk_i(clk_i), .rst_ni(rst_ni), .wdata_i(mem_wdata_i), .a_n_i(a_n), .wr_do_i(wr_do),
     .w_fh_i(w_fh), .a_set_fh_i(a_set_fh), .w_set_fh_i(w_set_fh), .w_abort_i(w_abort),
     .w_inrange_i(w_inrange), .cause_i(cause), .op_i(txn_op),
     .open_i(d_open), .fault_i(d_fault), .end_i(d_end), .commit_i(d_commit), .dead_i(d_dead),
-    .beh_i(d_beh), .q_hdr_i(q_hdr),
+    .beh_i(d_beh), .target_i(self_ref),
     .fh_o(fh_q), .fh_set_o(fh_set), .set_fh_go_o(set_fh_go), .set_fh_bad_o(set_fh_bad),
     .abort_code_o(abort_code), .end_cause_o(end_cause), .end_op_o(end_op),
     .last_cause_o(last_cause_q),
@@ -316,10 +347,9 @@ module am_actor_unit #(
     .wr_we_i(q_wr_we), .wr_off_i(q_off), .wr_idx_i(a[MIW-1:0]), .wr_data_i(mem_wdata_i),
     .hw_we_i(hw_we), .hw_off_i(hw_off), .hw_data_i(hw_data),
     .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop), .unpop_i(d_unpop),
-    .cur_hdr_i(d_disp || d_open),
     .gc_i(g_qsel), .gc_off_i(g_qoff), .gc_idx_i(g_qidx),
-    .hdr_o(q_hdr), .rd_idx_i(a[MIW-1:0]), .rd_data_o(q_rdata),
-    .count_o(q_count), .empty_o(q_empty), .empty_d_o(q_empty_d), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
+    .hdr_o(q_hdr), .rd_idx_i(ra[MIW-1:0]), .rd_data_o(q_rdata),
+    .count_o(q_count), .empty_o(q_empty), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
     .tr_words_o(q_trw));
 
   am_actor_table #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .STATE_WORDS(STATE_WORDS),
@@ -330,7 +360,7 @@ module am_actor_unit #(
     .meta_we_i(d_gc ? g_meta_we : d_owns ? d_meta_we : b_meta_we),
     .meta_waddr_i(d_gc ? g_meta_waddr : d_owns ? d_meta_waddr : p_slot_q),
     .meta_wdata_i(d_gc ? g_meta_wdata : d_owns ? d_meta_wdata : b_meta_wdata),
-    .st_raddr_i(d_gc ? g_st_raddr : {d_self_slot, a[SIW-1:0]}), .st_rdata_o(st_rdata),
+    .st_raddr_i(d_gc ? g_st_raddr : {d_self_slot, ra[SIW-1:0]}), .st_rdata_o(st_rdata),
     .st_we_i(d_owns ? d_st_we : b_st_we),
     .st_waddr_i(d_owns ? d_st_waddr : {peek_slot, a[SIW-1:0]}),
     .st_wdata_i(d_owns ? d_st_wdata : mem_wdata_i),
@@ -352,15 +382,16 @@ module am_actor_unit #(
     .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
     .bfail_i(a_abort || set_fh_bad), .bfail_cause_i(set_fh_bad ? F_BAD_REF[3:0] : a_n), .bfail_fh_i(set_fh_bad),
     .afail_i(wd_fire), .afail_cause_i(wd_cause),
-    .qfull_i(a_commit && !commit_ok),
+    .commit_i(c_commit), .qfull_i(!commit_ok),
     .cause_o(cause), .op_o(txn_op), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),
     .cre_slot_o(cre_slot), .become_o(become), .become_beh_o(become_beh), .become_n_o(become_n));
 
   am_dispatch #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .META_W(META_W), .HDR_W(HDR_W),
                 .STATE_WORDS(STATE_WORDS), .MAX_CREATES(MAX_CREATES)) u_dispatch (
     .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q && !wd_hold_q), .hold_i(pending),
+    .demand_i(dp_demand), .nothing_o(d_nothing),
     .fh_set_i(fh_set), .fh_slot_i(fh_q[SLOT_W-1:0]), .fh_gen_i(fh_q[31:16]),
-    .fault_q_o(d_fault), .redir_o(d_redir),
+    .fault_q_o(d_fault),
     .gc_due_i(gc_due), .gc_done_i(g_done), .gc_en_i(gc_en), .table_full_i(cause == 5'd8),
     .gc_o(d_gc), .gc_demand_o(d_gc_demand), .retry_o(d_retry), .q_unpop_o(d_unpop),
     .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
@@ -368,8 +399,8 @@ module am_actor_unit #(
     .meta_raddr_o(d_meta_raddr), .meta_we_o(d_meta_we), .meta_waddr_o(d_meta_waddr),
     .meta_wdata_o(d_meta_wdata), .st_we_o(d_st_we), .st_waddr_o(d_st_waddr), .st_wdata_o(d_st_wdata),
     .alloc_snap_o(d_snap), .alloc_restore_o(d_restore),
-    .commit_i(w_commit && commit_ok),
-    .abort_i(w_abort || (w_commit && !commit_ok) || wd_fire),
+    .commit_i(c_commit && commit_ok),
+    .abort_i(w_abort || (c_commit && !commit_ok) || wd_fire),
     .ncreates_i(ncreates), .cre_idx_o(cre_idx), .cre_slot_i(cre_slot),
     .become_i(become), .become_beh_i(become_beh), .become_n_i(become_n),
     .bw_rd_o(bw_rd), .bw_ridx_o(bw_ridx), .bw_rdata_i(bw_rdata), .txn_clear_o(d_txn_clear),
@@ -377,7 +408,7 @@ module am_actor_unit #(
     .self_slot_o(d_self_slot), .self_gen_o(d_self_gen), .beh_o(d_beh), .len_o(d_len),
     .slen_o(d_slen), .disp_o(d_disp), .chk_ok_o(d_chk_ok), .chk_beh_o(d_chk_beh),
     .dead_o(d_dead), .end_o(d_end), .commit_q_o(d_commit),
-    .idle_d_o(d_idle_d), .open_d_o(d_open_d), .owns_d_o(d_owns_d), .redir_d_o(d_redir_d));
+    .open_d_o(d_open_d), .owns_d_o(d_owns_d));
 
   am_gc #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .BEH_W(BEH_W), .META_W(META_W),
           .QAW(QUEUE_AW), .MSG_WORDS(MSG_WORDS), .STATE_WORDS(STATE_WORDS), .HDR_W(HDR_W)) u_gc (

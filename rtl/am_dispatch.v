@@ -24,7 +24,7 @@
 //   same queue entry -- its message words untouched -- is dispatched again,
 //   as the next transaction, to the handler (fault_q_o high while it runs).
 //   When dispatching is stopped (run_i low, e.g. a watchdog hold) the
-//   delivery waits in redir_o and goes first when it resumes.
+//   delivery waits (redir_q) and goes first when it resumes.
 // * Garbage collection: where a dispatch would FETCH (from IDLE or END) and
 //   gc_due_i is high, the sequencer goes to GC instead and waits there for
 //   the collector's gc_done_i; then it FETCHes (no second collection before
@@ -38,8 +38,15 @@
 //   entry back at the queue's head (q_unpop_o), takes its sequence number
 //   back and goes to GC (gc_demand_o while it runs), then FETCHes the same
 //   event; there a CREATE that finds no slot is TABLE_FULL.
-// * Cycles (measured by the unit benches, make rtl-test): COMMIT write -> next event readable by
-//   a SELF read = 7 + ncreates + (BECOME ? n + 1 : 0); a dead target costs 3.
+// * A dispatch starts only while the core waits at the dispatch point
+//   (demand_i, am_unit_dp): from IDLE, and from a commit's END. A commit
+//   without creates skips CRE, one without BECOME skips BEC, and its END
+//   fetches the next event in the same cycle when one is queued and no
+//   collection is due (END+FETCH): the queue's head header is read while the
+//   transaction runs, and nothing END does touches what FETCH does.
+// * Cycles (measured by the unit bench through the dispatch point, make
+//   rtl-test): commit -> next transaction open = 3 + (ncreates ? ncreates +
+//   1 : 0) + (BECOME ? n + 1 : 0); a dead target costs 3.
 `default_nettype none
 `include "am_defs.vh"
 
@@ -55,13 +62,14 @@ module am_dispatch #(
   input  wire                  rst_ni,
   input  wire                  run_i,
   input  wire                  hold_i,      // bus-side check in flight
+  input  wire                  demand_i,    // the core waits at the dispatch point (am_unit_dp)
+  output wire                  nothing_o,   // idle with nothing to dispatch
   // fault delivery: after an abort, the failed event goes to the fault
   // handler (if one is set and the event was not itself a fault delivery)
   input  wire                  fh_set_i,
   input  wire [SLOT_W-1:0]     fh_slot_i,
   input  wire [15:0]           fh_gen_i,
   output reg                   fault_q_o,   // the open event is a fault delivery
-  output wire                  redir_o,     // a fault delivery waits to be dispatched
   // garbage collection
   input  wire                  gc_due_i,
   input  wire                  gc_done_i,
@@ -116,12 +124,10 @@ module am_dispatch #(
   output reg                   dead_o,      // the current dispatch is dead
   output wire                  end_o,       // END: transaction finished
   output reg                   commit_q_o,  // ... by a commit (else abort)
-  // next-cycle values of idle_o, open_o, owns_o and redir_o (the unit
-  // registers its bus-busy flag from them)
-  output wire                  idle_d_o,
+  // next-cycle values of open_o and owns_o (the unit registers its
+  // bus-busy flag from them)
   output wire                  open_d_o,
-  output wire                  owns_d_o,
-  output wire                  redir_d_o
+  output wire                  owns_d_o
 );
   localparam integer SIW = $clog2(STATE_WORDS);
   localparam integer CW  = $clog2(MAX_CREATES + 1);
@@ -139,19 +145,18 @@ module am_dispatch #(
   assign gc_o = (state_q == S_GC);
   reg [3:0] step_q;
 
-  wire work = run_i && !q_empty_i && !hold_i;
+  // A dispatch starts only while the core waits for it (demand_i).
+  wire work = run_i && !q_empty_i && !hold_i && demand_i;
   // REDIR re-dispatches the current entry (not popped again) to the handler.
   reg  redir_q;
-  wire go_redir   = run_i && !hold_i;
+  wire go_redir   = run_i && !hold_i && demand_i;
+  assign nothing_o = (state_q == S_IDLE) && !hold_i && !(run_i && (redir_q || !q_empty_i));
   wire redir_now  = redir_q && go_redir;
   // at END: a retry (on demand), else an abort goes to the fault handler
   wire retry      = !commit_q_o && table_full_i && !fault_q_o && !retried_q && gc_en_i;
   wire will_redir = !commit_q_o && !fault_q_o && fh_set_i && !retry;
   assign retry_o   = (state_q == S_END) && retry;
   assign q_unpop_o = retry_o;
-  assign redir_o = redir_q;
-  assign redir_d_o = (state_q == S_END) ? (will_redir && !go_redir) :
-                     (state_q == S_REDIR) ? 1'b0 : redir_q;
 
   // meta word fields
   wire [15:0] m_gen  = meta_rdata_i[`AM_META_GEN_LSB +: `AM_META_GEN_W];
@@ -163,16 +168,22 @@ module am_dispatch #(
 
   wire target_ok = meta_used_i && m_live && (m_gen == self_gen_o);
 
+  // A commit's END fetches the next event in the same cycle when one is
+  // queued and no collection is due (END+FETCH): nothing END does touches
+  // what FETCH does (the queue's head header is read while the transaction
+  // runs; FETCH's allocator snapshot equals END's state after a commit).
+  wire end_fetch = (state_q == S_END) && commit_q_o && work && !gc_go;
+  wire fetch     = (state_q == S_FETCH) || end_fetch;
+
   assign chk_ok_o        = target_ok;
   assign chk_beh_o       = target_ok ? m_beh : {BEH_W{1'b0}};
   assign owns_o          = (state_q != S_IDLE) && (state_q != S_RUN);
   assign open_o          = (state_q == S_RUN);
   assign idle_o          = (state_q == S_IDLE);
-  assign idle_d_o        = (state_d == S_IDLE);
   assign open_d_o        = (state_d == S_RUN);
   assign owns_d_o        = (state_d != S_IDLE) && (state_d != S_RUN);
-  assign q_pop_o         = (state_q == S_FETCH);
-  assign alloc_snap_o    = (state_q == S_FETCH) || (state_q == S_REDIR);
+  assign q_pop_o         = fetch;
+  assign alloc_snap_o    = fetch || (state_q == S_REDIR);
   assign disp_o          = (state_q == S_CHECK);
   assign end_o           = (state_q == S_END);
   assign alloc_restore_o = end_o && !commit_q_o;
@@ -200,11 +211,15 @@ module am_dispatch #(
       S_FETCH: state_d = S_CHECK;
       S_REDIR: state_d = S_CHECK;
       S_CHECK: state_d = target_ok ? S_RUN : S_END;
-      S_RUN:   if (commit_i || abort_i) state_d = S_CRE;
+      // CRE walks the created slots, BEC copies a commit's BECOME: each only
+      // when there is something to do
+      S_RUN:   if (commit_i || abort_i)
+                 state_d = (ncreates_i != {CW{1'b0}}) ? S_CRE :
+                           (commit_i && become_i) ? S_BEC : S_END;
       S_CRE:   if (cre_last) state_d = (commit_q_o && become_i) ? S_BEC : S_END;
       S_BEC:   if (bec_last) state_d = S_END;
       S_END:   state_d = retry ? S_GC : will_redir ? (go_redir ? S_REDIR : S_IDLE) :
-                         (work ? s_fetch : S_IDLE);
+                         end_fetch ? S_CHECK : (work ? s_fetch : S_IDLE);
       S_GC:    if (gc_done_i) state_d = work ? S_FETCH : S_IDLE;
       default: state_d = S_IDLE;
     endcase
@@ -224,18 +239,18 @@ module am_dispatch #(
       gc_demand_o <= 1'b0;
     end else begin
       if (state_q == S_GC) gc_fresh_q <= 1'b1;
-      if (state_q == S_FETCH) gc_fresh_q <= 1'b0;
-      if (state_q == S_FETCH) retried_q <= gc_fresh_q;
+      if (fetch) gc_fresh_q <= 1'b0;
+      if (fetch) retried_q <= gc_fresh_q;
       if (state_q == S_END) gc_demand_o <= retry;
       if (state_q == S_END) redir_q <= will_redir && !go_redir;   // deliver when dispatch resumes
       if (state_q == S_REDIR) redir_q <= 1'b0;
-      if (state_q == S_FETCH) fault_q_o <= 1'b0;
+      if (fetch) fault_q_o <= 1'b0;
       if (state_q == S_REDIR) fault_q_o <= 1'b1;
       state_q <= state_d;
       step_q  <= (state_d != state_q) ? 4'd0 : step_q + 1'b1;
       // +1 per dispatch; -1 at a retry's END: the attempt was no transaction
-      if (state_q == S_FETCH || state_q == S_REDIR || retry_o) seq_o <= seq_o + {{31{retry_o}}, 1'b1};
-      if (state_q == S_FETCH || state_q == S_REDIR) dead_o <= 1'b0;
+      if (fetch || state_q == S_REDIR || retry_o) seq_o <= seq_o + {{31{retry_o}}, 1'b1};
+      if (fetch || state_q == S_REDIR) dead_o <= 1'b0;
       if (state_q == S_CHECK && !target_ok) begin
         dead_o     <= 1'b1;
         commit_q_o <= 1'b0;
@@ -246,7 +261,7 @@ module am_dispatch #(
 
   // Current event registers (no reset: only read while open_o / after CHECK).
   always @(posedge clk_i) begin
-    if (state_q == S_FETCH) begin
+    if (fetch) begin
       self_slot_o <= h_slot;
       self_gen_o  <= h_gen;
       len_o       <= q_hdr_i[`AM_HDR_LEN_LSB +: `AM_HDR_LEN_W];
@@ -265,7 +280,7 @@ module am_dispatch #(
 
   // Meta port while the sequencer owns it.
   always @(*) begin
-    meta_raddr_o = (state_q == S_FETCH) ? h_slot : (state_q == S_REDIR) ? fh_slot_i : cre_slot_i;
+    meta_raddr_o = (fetch || state_q == S_END) ? h_slot : (state_q == S_REDIR) ? fh_slot_i : cre_slot_i;
     meta_we_o    = 1'b0;
     meta_waddr_o = prev_slot_q;
     meta_wdata_o = meta_rdata_i;

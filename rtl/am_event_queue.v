@@ -15,9 +15,9 @@
 //   must only stage into free entries (offset < QUEUE_DEPTH - count) and
 //   only commit what fits (count + n <= QUEUE_DEPTH).
 // * hdr_o is the header of the head entry, read every cycle (one cycle of
-//   latency after head or the RAM changed) -- or, the cycle after cur_hdr_i,
-//   of the current entry (the caller reads its target during a
-//   transaction). rd_data_o is word rd_idx_i of the current entry, one cycle
+//   latency after head or the RAM changed): while a transaction runs, that
+//   of the event after it -- or, when the queue is empty, of the first send
+//   it stages (the caller fetches it as the transaction ends). rd_data_o is word rd_idx_i of the current entry, one cycle
 //   after rd_idx_i.
 // * hwm_o is the largest count ever seen right after a commit.
 // * gc_i (the collector, between transactions): hdr_o and rd_data_o read
@@ -31,7 +31,7 @@ module am_event_queue #(
   parameter integer QAW       = 6,   // log2 of the physical entries
   parameter integer MSG_WORDS = 8,   // words per entry (power of two, 2..8)
   parameter integer HDR_W     = 27,  // header width (caller's packing)
-  parameter integer TRACE     = 0    // 1: expose the current entry's words, check empty_d_o
+  parameter integer TRACE     = 0    // 1: expose the current entry's words
 ) (
   input  wire                      clk_i,
   input  wire                      rst_ni,
@@ -48,7 +48,6 @@ module am_event_queue #(
   input  wire [QAW-1:0]            commit_n_i,
   input  wire                      pop_i,
   input  wire                      unpop_i,     // the current entry back to the head
-  input  wire                      cur_hdr_i,   // hdr_o: the current entry's, next cycle
   // the collector's reads
   input  wire                      gc_i,
   input  wire [QAW-1:0]            gc_off_i,
@@ -59,7 +58,6 @@ module am_event_queue #(
   output reg  [31:0]               rd_data_o,
   output wire [QAW-1:0]            count_o,
   output wire                      empty_o,
-  output wire                      empty_d_o,   // empty_o of the next cycle
   output wire                      full_o,
   output reg  [QAW-1:0]            hwm_o,
   output reg  [QAW-1:0]            cur_o,
@@ -82,14 +80,6 @@ module am_event_queue #(
   assign count_o = count;
   assign empty_o = (tail_q == head_q);   // = (count == 0), without the subtraction
   assign full_o  = (count == DEPTH[QAW-1:0]);
-
-  // empty next cycle, without adding through the commit: a commit of n > 0
-  // events leaves at least one (a pop takes one that was there before);
-  // else a pop empties the queue iff it held one. (TRACE=1 checks this
-  // against tail_next == head_next every cycle.)
-  wire one_left = (count == {{(QAW-1){1'b0}}, 1'b1});
-  assign empty_d_o = ((commit_i && commit_n_i != {QAW{1'b0}}) || unpop_i) ? 1'b0 :
-                     pop_i ? one_left : empty_o;
 
   // Pointers: one register group.
   always @(posedge clk_i) begin
@@ -123,21 +113,11 @@ module am_event_queue #(
   end
   always @(posedge clk_i) begin
     if (hw_we_i) hdr_q[hw_ent] <= hw_data_i;
-    hdr_o <= hdr_q[gc_i ? gc_ent : cur_hdr_i ? cur_o : head_q];
+    hdr_o <= hdr_q[gc_i ? gc_ent : head_q];
   end
 
   generate
     if (TRACE != 0) begin : g_trace
-      // the empty-next-cycle shortcut against the pointers themselves
-      wire [QAW-1:0] tail_d = commit_i ? tail_q + commit_n_i : tail_q;
-      wire [QAW-1:0] head_d = pop_i ? head_q + 1'b1 : unpop_i ? cur_o : head_q;
-      always @(posedge clk_i) begin
-        if (rst_ni && empty_d_o != (tail_d == head_d)) begin
-          $display("am_event_queue: empty_d_o = %0d, but tail %0d head %0d next", empty_d_o,
-                   tail_d, head_d);
-          $stop;
-        end
-      end
       genvar i;
       for (i = 0; i < MSG_WORDS; i = i + 1) begin : g_w
         assign tr_words_o[32*i +: 32] = msg_q[{cur_o, i[MIW-1:0]}];

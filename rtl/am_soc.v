@@ -87,10 +87,13 @@ module am_soc #(
   output wire [31:0] trace_code_o,
   output wire [3:0]  trace_op_o,
   output wire [31:0] trace_value_o,
-  // the core's accesses to the actor unit (simulation: per-phase cycle counts)
+  // the core's accesses to the actor unit and its dispatch point
+  // (simulation: per-phase cycle counts)
   output wire        dbg_au_valid_o,
   output wire        dbg_au_we_o,
-  output wire [9:0]  dbg_au_addr_o
+  output wire [9:0]  dbg_au_addr_o,
+  output wire        dbg_dp_wait_o,          // the core waits at the dispatch point
+  output wire        dbg_dp_done_o           // ... and goes on (the fetch completes)
 );
   // ---- the core ---------------------------------------------------------------
   wire        mem_valid, mem_instr;
@@ -139,9 +142,12 @@ module am_soc #(
   // address bits alone, without a comparator.
   localparam integer RAW = $clog2(RAM_WORDS);
   localparam         RAM_POW2 = (1 << RAW) == RAM_WORDS;
-  function automatic [3:0] region(input [31:2] addr);   // {sys, uart, unit, ram}
-    region = {addr[31:28] == `AM_SYS_REGION, addr[31:28] == `AM_UART_REGION,
-              addr[31:28] == `AM_AU_REGION,
+  // {dispatch point, sys, uart, unit, ram}: the dispatch point is the unit's
+  // DISPATCH register (am_unit_dp); a data access of it goes to the unit
+  function automatic [4:0] region(input [31:2] addr);
+    region = {addr[31:28] == `AM_AU_REGION && addr[`AM_AU_AW+1:2] == `AM_AU_DISPATCH,
+              addr[31:28] == `AM_SYS_REGION, addr[31:28] == `AM_UART_REGION,
+              addr[31:28] == `AM_AU_REGION && addr[`AM_AU_AW+1:2] != `AM_AU_DISPATCH,
               RAM_POW2 ? (addr[31:RAW+2] == 0)
                        : (addr[31:28] == 4'h0 && {6'd0, addr[27:2]} < RAM_WORDS)};
   endfunction
@@ -154,8 +160,8 @@ module am_soc #(
   wire       la_go   = !trap && (la_read || la_write);        // mem_addr <= mem_la_addr
   wire       acc_d   = bus_on_d &&
                        (la_go || (mem_valid && !mem_ready));  // mem_valid next cycle
-  reg  [3:0] rgn_q;
-  wire [3:0] rgn_d   = la_go ? region(la_addr[31:2]) : rgn_q;
+  reg  [4:0] rgn_q;
+  wire [4:0] rgn_d   = la_go ? region(la_addr[31:2]) : rgn_q;
   // the stack guard: a store into RAM below STACK_LIMIT (the RAM's word
   // address alone: region() tells that it is RAM)
   reg  [RAW-1:0] slim_q;
@@ -165,7 +171,7 @@ module am_soc #(
   wire [`AM_UART_AW-1:0] ua_d = la_go ? la_addr[`AM_UART_AW+1:2] : mem_addr[`AM_UART_AW+1:2];  // UART register
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      rgn_q   <= 4'd0;
+      rgn_q   <= 5'd0;
       guard_q <= 1'b0;
     end else begin
       rgn_q   <= rgn_d;
@@ -174,11 +180,12 @@ module am_soc #(
   end
   wire acc     = mem_valid && !cpu_rst_q;
   wire sel_ram = acc && rgn_q[0] && !guard_q;
-  wire sel_au  = acc && rgn_q[1];
+  wire sel_dp  = acc && rgn_q[4] && mem_instr;   // the dispatch point: a fetch of DISPATCH
+  wire sel_au  = acc && (rgn_q[1] || (rgn_q[4] && !mem_instr));
   wire sel_urt = acc && rgn_q[2];
   wire sel_sys = acc && rgn_q[3];
   wire sel_stk = acc && guard_q;                  // a store the guard stops (into RAM)
-  wire sel_err = acc && (rgn_q == 4'd0 || guard_q);
+  wire sel_err = acc && (rgn_q == 5'd0 || guard_q);
   wire [`AM_SYS_AW-1:0] sa = mem_addr[`AM_SYS_AW+1:2];   // the SYS register
 
   // ---- stack guard (see the header) ------------------------------------------
@@ -192,25 +199,56 @@ module am_soc #(
   end
   wire stack_hit = sel_stk;
 
+  // ---- the dispatch table, the devices -----------------------------------------
+  // DISPATCH is written once, like STACK_LIMIT (the table lies in .bss,
+  // below it, where no behavior can store): no behavior can redirect a
+  // dispatch. DEVICES is the firmware's to change at any time.
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      dtab_q   <= {RAW{1'b0}};
+      dev_en_q <= 1'b0;
+    end else begin
+      if (sel_sys && we && sa == `AM_SYS_DISPATCH && dtab_q == {RAW{1'b0}})
+        dtab_q <= mem_wdata[RAW+1:2];
+      if (sel_sys && we && sa == `AM_SYS_DEVICES) dev_en_q <= mem_wdata[`AM_SYS_DEVICES_RX];
+    end
+  end
+
   // The RAM works on the look-ahead bus: it reads or writes in the cycle
   // before the core's access starts, so the word is there when it does and
   // the access completes in its first cycle (zero wait states). PicoRV32
   // announces an access only while none is in progress, and a store's data
   // is on mem_la_wdata then. A store the stack guard stops never reaches it.
-  wire        ram_go = bus_on_d && la_go && rgn_d[0] && !guard_d;
+  // While the core waits at the dispatch point, no access is announced: the
+  // unit's answer reads the dispatch table's entry through the same port
+  // (dp_rd), and the fetch completes with it in the next cycle.
+  wire        ram_la = bus_on_d && la_go && rgn_d[0] && !guard_d;
+  wire        dp_rd;
+  localparam integer DPW = `AM_DEFAULT_BEH_W + 2;   // the dispatch table's index (am_unit_dp)
+  wire [DPW-1:0] dp_idx;
+  reg  [RAW-1:0] dtab_q;       // SYS.DISPATCH: the table's entry 0, a word address
+  wire [RAW-1:0] dp_addr = dtab_q + {{(RAW-DPW){dp_idx[DPW-1]}}, dp_idx};
   wire [31:0] ram_rdata;
   am_ram #(.WORDS(RAM_WORDS), .INIT_FILE(FIRMWARE)) ram (
-    .clk_i(clk_i), .rst_ni(rst_ni), .en_i(ram_go),
-    .addr_i(la_addr[RAW+1:2]), .wdata_i(la_wdata), .wstrb_i(la_wstrb & {4{la_write}}),
-    .rdata_o(ram_rdata));
+    .clk_i(clk_i), .rst_ni(rst_ni), .en_i(ram_la || dp_rd),
+    .addr_i(dp_rd ? dp_addr : la_addr[RAW+1:2]), .wdata_i(la_wdata),
+    .wstrb_i(dp_rd ? 4'd0 : la_wstrb & {4{la_write}}), .rdata_o(ram_rdata));
 
   wire        urt_ready, urt_full_d;
   wire [31:0] urt_rdata;
+  wire        urt_rx_valid;
   am_uart #(.DIV(UART_DIV), .DIV_RW(UART_DIV_RW)) uart (
     .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_urt), .ready_o(urt_ready),
     .tx_full_d_o(urt_full_d), .addr_i(mem_addr[`AM_UART_AW+1:2]), .wdata_i(mem_wdata), .we_i(we),
     .rdata_o(urt_rdata),
-    .tx_o(uart_tx_o), .rx_i(uart_rx_i), .tx_strobe_o(con_strobe_o), .tx_byte_o(con_byte_o));
+    .tx_o(uart_tx_o), .rx_i(uart_rx_i), .tx_strobe_o(con_strobe_o), .tx_byte_o(con_byte_o),
+    .rx_valid_o(urt_rx_valid));
+
+  // The devices that may ask for the firmware at the dispatch point
+  // (SYS.DEVICES enables them; docs/firmware.md, "Devices"): RX, a byte
+  // received.
+  reg  dev_en_q;   // DEVICES.RX
+  wire dev_req = dev_en_q && urt_rx_valid;
 
   wire        au_ready, au_ready_d;
   wire [31:0] au_rdata;
@@ -220,7 +258,10 @@ module am_soc #(
     .clk_i(clk_i), .rst_ni(rst_ni),
     .mem_valid_i(sel_au), .mem_ready_o(au_ready), .mem_addr_i(mem_addr),
     .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata),
-    .wr_next_i(acc_d && rgn_d[1] && we_d), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq), .stack_i(stack_hit),
+    .wr_next_i(acc_d && (rgn_d[1] || rgn_d[4]) && we_d),
+    .rd_la_i(bus_on_d && la_go && la_read && rgn_d[1]), .la_a_i(la_addr[9:2]), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq), .stack_i(stack_hit),
+    .dp_next_i(acc_d && rgn_d[4] && !we_d), .dp_instr_i(mem_instr), .dev_i(dev_req),
+    .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_idx_o(dp_idx),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
     .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o),
@@ -243,6 +284,8 @@ module am_soc #(
       end
       `AM_SYS_RESTART_PC:  sys_rdata = {{(30-RAW){1'b0}}, lpc_q, 2'b00};
       `AM_SYS_STACK_LIMIT: sys_rdata = {{(30-RAW){1'b0}}, slim_q, 2'b00};
+      `AM_SYS_DISPATCH:    sys_rdata = {{(30-RAW){1'b0}}, dtab_q, 2'b00};
+      `AM_SYS_DEVICES:     sys_rdata[`AM_SYS_DEVICES_RX] = dev_en_q;
       default:             sys_rdata = 32'd0;
     endcase
   end
@@ -262,6 +305,8 @@ module am_soc #(
   assign dbg_au_valid_o = sel_au && au_ready;   // an access completes
   assign dbg_au_we_o    = we;
   assign dbg_au_addr_o  = mem_addr[9:0];
+  assign dbg_dp_wait_o  = sel_dp;
+  assign dbg_dp_done_o  = sel_dp && mem_ready;
 
   assign report_strobe_o = sel_sys && we && sa == `AM_SYS_REPORT;
   assign report_word_o   = mem_wdata;
@@ -270,9 +315,9 @@ module am_soc #(
   // starts (it was done on the look-ahead); the unit says itself; a UART access waits only for a TXDATA
   // write while the holding register is full; SYS and the bus-error
   // responder (a store the stack guard stops too) answer at once.
-  wire ready_d = bus_on_d && (ram_go || au_ready_d ||
+  wire ready_d = bus_on_d && (ram_la || dp_rd || au_ready_d ||
                  (acc_d && rgn_d[2] && !(we_d && ua_d == `AM_UART_TXDATA && urt_full_d)) ||
-                 (acc_d && (rgn_d[3] || rgn_d == 4'd0 || guard_d)));
+                 (acc_d && (rgn_d[3] || rgn_d == 5'd0 || guard_d)));
   reg  ready_q;
   always @(posedge clk_i) begin
     if (!rst_ni) ready_q <= 1'b0;
@@ -281,7 +326,9 @@ module am_soc #(
   assign mem_ready = ready_q;
   generate
     if (TRACE != 0) begin : g_bus_check
-      wire ready_now = sel_ram || (sel_au && au_ready) ||
+      reg dp_rd_q;   // the dispatch point was answered: its fetch completes
+      always @(posedge clk_i) dp_rd_q <= rst_ni && dp_rd && bus_on_d;
+      wire ready_now = sel_ram || (sel_dp && dp_rd_q) || (sel_au && au_ready) ||
                        (sel_urt && urt_ready) || sel_sys || sel_err;
       always @(posedge clk_i) begin
         if (rst_ni && mem_valid && rgn_q != region(mem_addr[31:2])) begin
@@ -303,7 +350,7 @@ module am_soc #(
   // select, TRACE=1 checks that it is 0 outside the unit's reads).
   am_soc_rdata #(.TRACE(TRACE)) u_rdata (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .sel_ram_i(sel_ram), .sel_au_i(sel_au), .sel_urt_i(sel_urt), .sel_sys_i(sel_sys),
+    .sel_ram_i(sel_ram || sel_dp), .sel_au_i(sel_au), .sel_urt_i(sel_urt), .sel_sys_i(sel_sys),
     .au_read_i(sel_au && au_ready && !we), .addr_i(mem_addr),
     .ram_rdata_i(ram_rdata), .au_rdata_i(au_rdata), .urt_rdata_i(urt_rdata),
     .sys_rdata_i(sys_rdata), .rdata_o(mem_rdata));

@@ -12,7 +12,8 @@
 //           later through ref_chk_i / ref_ok_i by the caller);
 //   BECOME: BAD_BEHAVIOR, STATE_TOO_LONG (last BECOME wins);
 //   FAIL and the firmware's aborts via bfail_i, the unit's own (the
-//   watchdog) via afail_i; QUEUE_FULL via qfull_i (at commit).
+//   watchdog) via afail_i; QUEUE_FULL via qfull_i when a commit is asked
+//   (commit_i: a COMMIT write, or the dispatch point, which is no bus write).
 // * The first fault wins: once cause_o != 0, no operation is accepted
 //   (the *_go_o outputs stay low) and the cause never changes until clear_i.
 // * op_o, written with the cause, names the operation that raised it
@@ -20,7 +21,7 @@
 //   its second cycle), 2 CREATE, 3 BECOME, 4 SET_HANDLER (bfail_fh_i),
 //   5 ABORT (the firmware's ABORT[c]: FAIL, a trap), 6 COMMIT (QUEUE_FULL),
 //   7 RUN (the unit's own abort: afail_i); 0 while there is no fault.
-// * Bus operations (send_i, create_i, become_i, bfail_i, qfull_i) are
+// * Bus operations (send_i, create_i, become_i, bfail_i) are
 //   decoded from the address alone and take effect only with stb_i (the bus
 //   write is accepted this cycle): the strobe, which depends on the bus
 //   handshake, meets the decoded checks at the last gate. ref_chk_i (an
@@ -70,7 +71,8 @@ module am_txn #(
   input  wire                 bfail_fh_i,  // ... the bus failure is a refused SET_HANDLER
   input  wire                 afail_i,
   input  wire [4:0]           afail_cause_i,
-  input  wire                 qfull_i,
+  input  wire                 commit_i,    // a commit is asked ...
+  input  wire                 qfull_i,     // ... and the staged sends do not fit
   // state
   output reg  [4:0]           cause_o,
   output reg  [2:0]           op_o,
@@ -123,13 +125,13 @@ module am_txn #(
       else if (become_long)  bfault = F_STATE_LONG;
     end else if (bfail_i) begin
       bfault = (bfail_cause_i == 4'd0) ? F_FAIL : {1'b0, bfail_cause_i};
-    end else if (qfull_i) begin
-      bfault = F_QUEUE_FULL;
     end
   end
   // This cycle's fault (0 = none).
+  wire qfull = commit_i && qfull_i;
   wire [4:0] fault = (ref_chk_i && !ref_ok_i) ? F_BAD_REF :
                      afail_i                 ? afail_cause_i :
+                     qfull                   ? F_QUEUE_FULL :
                      stb_i                   ? bfault : 5'd0;
   // ... and its operation (recorded only with a fault, so the bus cases
   // need no check of their own)
@@ -137,6 +139,7 @@ module am_txn #(
                    O_ABORT = 3'd5, O_COMMIT = 3'd6, O_RUN = 3'd7;
   wire [2:0] fault_op = (ref_chk_i && !ref_ok_i) ? O_SEND :
                         afail_i  ? O_RUN :
+                        qfull    ? O_COMMIT :
                         send_i   ? O_SEND :
                         create_i ? O_CREATE :
                         become_i ? O_BECOME :

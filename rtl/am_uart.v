@@ -41,7 +41,8 @@ module am_uart #(
   output wire        tx_o,
   input  wire        rx_i,
   output wire        tx_strobe_o,
-  output wire [7:0]  tx_byte_o
+  output wire [7:0]  tx_byte_o,
+  output wire        rx_valid_o    // a received byte waits in RXDATA
 );
   // bit timing: CW-bit counters count down from div - 1 to 0 (one bit time)
   localparam integer CW = DIV_RW != 0 ? 16 : (DIV < 4 ? 2 : $clog2(DIV));
@@ -106,6 +107,7 @@ module am_uart #(
   reg [3:0]  rx_bit_q;     // 0 = start bit, 1..8 data, 9 stop
   reg [7:0]  rx_shift_q;
   reg        rx_valid_q;
+  assign rx_valid_o = rx_valid_q;
   reg [7:0]  rx_data_q;
   reg [7:0]  frame_err_q, overrun_q;
 

@@ -7,14 +7,21 @@
 // operation a write addresses.
 //
 // Promises:
-// * A write completes in the cycle it is presented unless the unit is busy;
-//   a read one cycle after it is presented (rd_acc_o: it starts; the cycle
-//   after, rd_ready_q). While busy every access waits with mem_ready_o low.
+// * A write completes in the cycle it is presented unless the unit is busy.
+//   A read completes in the cycle it is presented too when the unit is not
+//   busy in that cycle nor in the one before, the look-ahead cycle (rd_la_i):
+//   it starts then (rd_acc_o, with the look-ahead's address, rd_fast_o), as
+//   the core announces no access while one is in progress, and no state a
+//   register shows changes in a cycle the unit is not busy -- but the cycle
+//   counter, which a fast read of CYCLES sees one cycle early. Otherwise it
+//   starts in the cycle it is presented and completes in the next
+//   (rd_ready_q). While busy every access waits with mem_ready_o low.
 // * The unit is busy while the sequencer owns the RAMs, a checked operation
 //   is in its second or third cycle, the allocator re-reads its stack top,
-//   a dispatch is about to start, or the watchdog fires:
-//     busy = owns || pending || !tbl_ready ||
-//            (idle && run && !wd_hold && (!q_empty || redir)) || wd_fire
+//   or the watchdog fires:
+//     busy = owns || pending || !tbl_ready || wd_fire
+//   (A dispatch starts only while the core waits at the dispatch point,
+//   am_unit_dp, so no access of the core ever meets one starting.)
 //   busy_q holds it, computed a cycle ahead from the next-state values the
 //   other modules give (*_d_i), so mem_ready_o depends on no address bit:
 //   it is a couple of gates from the core's request (the iCE40's critical
@@ -43,39 +50,33 @@ module am_unit_bus #(
   input  wire [3:0] mem_wstrb_i,
   input  wire [7:0] a_i,
   input  wire       wr_next_i,
+  input  wire       rd_la_i,      // a read of the unit is announced (the look-ahead cycle)
   output wire       mem_ready_o,
   output wire       ready_d_o,
   output wire       wr_acc_o,     // a write completes
   output wire       wr_do_o,      // ... and takes effect
-  output wire       rd_acc_o,     // a read starts
+  output wire       rd_acc_o,     // a read starts ...
+  output wire       rd_fast_o,    // ... in the look-ahead cycle (its address is the look-ahead's)
   // what makes the unit busy in the next cycle
   input  wire       owns_d_i,     // am_dispatch
-  input  wire       idle_d_i,
   input  wire       open_d_i,
-  input  wire       redir_d_i,
   input  wire       pend_d_i,     // am_unit_ext: a checked operation continues
   input  wire       tbl_ready_d_i,
-  input  wire       q_empty_d_i,
-  input  wire       run_d_i,      // am_unit_regs: CTRL.RUN
   input  wire       wd_hold_d_i,  // am_unit_wdog
   input  wire       wd_over_d_i,
+  output wire       busy_d_o,     // (am_unit_dp accepts a dispatch point as a write)
   // ... and in this cycle (wd_hold_i also gates wr_do_o; the rest are for
   // the TRACE=1 check)
   input  wire       owns_i,
-  input  wire       idle_i,
   input  wire       open_i,       // a transaction is open (the a_* decodes)
-  input  wire       redir_i,
   input  wire       pending_i,
   input  wire       tbl_ready_i,
-  input  wire       q_empty_i,
-  input  wire       run_i,
   input  wire       wd_hold_i,
   input  wire       wd_fire_i,
   // the decode
   output wire       a_send_o,     // 0x0C0 SEND[n]
   output wire       a_create_o,   // 0x100 CREATE[n]
   output wire       a_become_o,   // 0x140 BECOME[n]
-  output wire       a_commit_o,   // 0x200 COMMIT
   output wire       a_abort_o,    // 0x240 ABORT[cause]
   output wire       a_set_fh_o,   // 0x2A4 SET_HANDLER
   output wire       w_send_w_o,   // 0x040 SEND_W[i]
@@ -104,11 +105,12 @@ module am_unit_bus #(
   reg busy_q, wr_acc_q, rd_ready_q;
   wire wd_addr = `AM_AU_WATCHDOG_AT(a);   // WATCHDOG: the one write a watchdog hold lets through
   wire busy_d = owns_d_i || pend_d_i || !tbl_ready_d_i ||
-                (idle_d_i && run_d_i && !wd_hold_d_i && (!q_empty_d_i || redir_d_i)) ||
                 (open_d_i && !wd_hold_d_i && wd_over_d_i);
+  assign busy_d_o    = busy_d;
   assign wr_acc_o    = wr_acc_q;
   assign wr_do_o     = wr_acc_q && (!wd_hold_i || wd_addr);
-  assign rd_acc_o    = mem_valid_i && !wr && !busy_q && !rd_ready_q;
+  assign rd_fast_o   = rd_la_i && !busy_q && !busy_d;
+  assign rd_acc_o    = rd_fast_o || (mem_valid_i && !wr && !busy_q && !rd_ready_q);
   assign mem_ready_o = wr_acc_q || rd_ready_q;
   assign ready_d_o   = rd_acc_o || (wr_next_i && !busy_d);
   always @(posedge clk_i) begin
@@ -127,7 +129,6 @@ module am_unit_bus #(
   assign a_send_o      = `AM_AU_SEND_AT(a) && open_i;
   assign a_create_o    = `AM_AU_CREATE_AT(a) && open_i;
   assign a_become_o    = `AM_AU_BECOME_AT(a) && open_i;
-  assign a_commit_o    = `AM_AU_COMMIT_AT(a) && open_i;
   assign a_abort_o     = `AM_AU_ABORT_AT(a) && open_i;
   assign a_set_fh_o    = `AM_AU_SET_HANDLER_AT(a) && open_i;
   assign w_send_w_o    = wr_do_o && `AM_AU_SEND_W_AT(a);
@@ -138,7 +139,7 @@ module am_unit_bus #(
   assign w_become_o    = wr_do_o && a_become_o;
   assign w_inject_o    = wr_do_o && `AM_AU_INJECT_AT(a);
   assign w_spawn_o     = wr_do_o && `AM_AU_SPAWN_AT(a);
-  assign w_commit_o    = wr_do_o && a_commit_o;
+  assign w_commit_o    = wr_do_o && `AM_AU_COMMIT_AT(a) && open_i;
   assign w_abort_o     = wr_do_o && a_abort_o;
   assign w_free_o      = wr_do_o && `AM_AU_FREE_AT(a);
   assign w_ctrl_o      = wr_do_o && `AM_AU_CTRL_AT(a);
@@ -151,8 +152,7 @@ module am_unit_bus #(
 
   generate
     if (TRACE != 0) begin : g_check
-      wire busy_now = owns_i || pending_i || !tbl_ready_i ||
-                      (idle_i && run_i && !wd_hold_i && (!q_empty_i || redir_i)) || wd_fire_i;
+      wire busy_now = owns_i || pending_i || !tbl_ready_i || wd_fire_i;
       always @(posedge clk_i) begin
         if (rst_ni && busy_q != busy_now) begin
           $display("am_unit_bus: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
@@ -165,8 +165,7 @@ module am_unit_bus #(
         end
       end
     end else begin : g_no_check
-      wire unused_check_only = ^{owns_i, idle_i, redir_i, pending_i, tbl_ready_i, q_empty_i,
-                                 run_i, wd_fire_i};
+      wire unused_check_only = ^{owns_i, pending_i, tbl_ready_i, wd_fire_i};
     end
   endgenerate
 endmodule

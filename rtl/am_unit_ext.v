@@ -31,9 +31,11 @@
 //   compare straight into those was the ECP5's critical path; the external
 //   operations run only while dispatch is stopped, so the extra cycle
 //   costs no dispatch anything.)
-// * SPAWN, INJECT and FREE act only while dispatch is stopped and no
-//   transaction is open (RUN = 0, the sequencer idle); else EXT_STATUS is
-//   BUSY. EXT_STATUS: the first cycle sets the simple errors (BUSY,
+// * SPAWN, INJECT and FREE act only between transactions (the sequencer
+//   idle: no transaction open, none being dispatched -- which starts only
+//   while the core waits at the dispatch point, never during its access);
+//   else EXT_STATUS is BUSY. So the firmware uses them at boot (RUN = 0)
+//   and from the dispatch point's DEVICE entry (am_unit_dp). EXT_STATUS: the first cycle sets the simple errors (BUSY,
 //   BAD_ARG, QUEUE_FULL, TABLE_FULL), the last OK or BAD_REF. NEW_REF: the
 //   new reference of an accepted CREATE or SPAWN, 0 after a refused one.
 // * pend_d_o is high when a checked operation runs in the next cycle
@@ -72,7 +74,6 @@ module am_unit_ext #(
   input  wire                 w_free_i,
   input  wire                 w_commit_i,
   input  wire [BEH_W:0]       beh_count_i,  // BEH_COUNT
-  input  wire                 run_i,        // CTRL.RUN
   input  wire                 idle_i,       // am_dispatch: the sequencer is idle
   // the transaction (am_txn)
   input  wire                 send_go_i,
@@ -155,7 +156,7 @@ module am_unit_ext #(
   wire              q_room    = (q_used < QDEPTH[QUEUE_AW:0]);        // one more staged send fits
   assign commit_ok_o = (cause_i == 5'd0) && (q_used <= QDEPTH[QUEUE_AW:0]);
 
-  wire ext_free  = idle_i && !run_i;                 // external operations allowed
+  wire ext_free  = idle_i;                           // external operations allowed
   wire inject_go = w_inject_i && ext_free && w_msg_ok && !q_full_i;
   assign spawn_go_o = w_spawn_i && ext_free && w_beh_ok_o && w_st_ok && peek_ok_i;
   wire free_go   = w_free_i && ext_free;

@@ -17,12 +17,9 @@
 // * The fault record is latched at the end of an aborted transaction that
 //   was not itself a fault delivery: cause (end_cause_o: DEAD_TARGET for a
 //   dead target, else the transaction's), operation (end_op_o: DISPATCH,
-//   8, for a dead target, else am_txn's op_i), behavior. F_CAUSE .. F_BEH,
+//   8, for a dead target, else am_txn's op_i), behavior, target. F_CAUSE .. F_BEH,
 //   F_OP and F_VALUE (f_*_o, as they read) show it while the fault
-//   delivery is open, 0 otherwise. F_TARGET is the header of the queue
-//   entry being delivered, which the queue reads from CHECK on while the
-//   transaction is open (from registered state: the next-state logic stays
-//   off the RAM's address).
+//   delivery is open, 0 otherwise.
 // * F_VALUE, the offending value (docs/semantics.md, "Fault records"), and
 //   F_CODE come from one register, u_code: it takes the data of every
 //   write of a transaction that is not a fault delivery, until the
@@ -43,7 +40,6 @@
 module am_unit_fault #(
   parameter integer SLOT_W = 7,
   parameter integer BEH_W  = 8,
-  parameter integer HDR_W  = `AM_HDR_W,
   parameter integer TRACE  = 0
 ) (
   input  wire             clk_i,
@@ -64,7 +60,7 @@ module am_unit_fault #(
   input  wire             commit_i,     // ... by a commit
   input  wire             dead_i,       // ... its target was dead
   input  wire [BEH_W-1:0] beh_i,        // ... its target's behavior
-  input  wire [HDR_W-1:0] q_hdr_i,      // am_event_queue: the current entry's header
+  input  wire [31:0]      target_i,     // ... its target (am_dispatch: for a dead one, the event's)
   output reg  [31:0]      fh_o,         // FAULT_HANDLER
   output reg              fh_set_o,     // ... != 0
   output wire             set_fh_go_o,  // SET_HANDLER accepted
@@ -84,6 +80,8 @@ module am_unit_fault #(
   reg  [4:0]       f_cause_q;
   reg  [3:0]       f_op_q;       // 8: DISPATCH, the target was dead
   reg  [BEH_W-1:0] f_beh_q;
+  reg  [15:0]      f_gen_q;
+  reg  [SLOT_W-1:0] f_slot_q;
   reg  [3:0]       val_n_q;
   wire [15:0]      sh_gen, sh_lo;
   wire [31:0]      code_q;
@@ -132,6 +130,8 @@ module am_unit_fault #(
       f_cause_q <= end_cause_o;
       f_op_q    <= end_op_o;
       f_beh_q   <= beh_i;
+      f_gen_q   <= target_i[31:16];
+      f_slot_q  <= target_i[SLOT_W-1:0];
     end
   end
 
@@ -148,14 +148,13 @@ module am_unit_fault #(
   wire f_open = open_i && fault_i;
   assign f_cause_o  = f_open ? f_cause_q : 5'd0;
   assign f_code_o   = (f_open && f_cause_q == `AM_FAULT_FAIL) ? code_q : 32'd0;
-  assign f_target_o = f_open ? {q_hdr_i[`AM_HDR_GEN_LSB +: `AM_HDR_GEN_W], {(16-SLOT_W){1'b0}}, q_hdr_i[`AM_HDR_SLOT_LSB +: `AM_HDR_SLOT_W]}
-                             : 32'd0;
+  assign f_target_o = f_open ? {f_gen_q, {(16-SLOT_W){1'b0}}, f_slot_q} : 32'd0;
   assign f_beh_o    = !f_open ? 32'd0 : f_op_q[3] ? 32'hFFFF_FFFF : {{(32-BEH_W){1'b0}}, f_beh_q};
   assign f_op_o     = f_open ? f_op_q : 4'd0;
   wire f_has_val = f_open && f_op_q != 4'd0 && f_op_q < 4'd6;   // SEND .. ABORT
   wire f_len     = f_cause_q == `AM_FAULT_MSG_TOO_LONG || f_cause_q == `AM_FAULT_STATE_TOO_LONG;
   assign f_value_o  = !f_has_val ? 32'd0 : f_len ? {28'd0, val_n_q} : code_q;
-  wire unused_hdr_len = ^q_hdr_i[`AM_HDR_LEN_LSB +: `AM_HDR_LEN_W];
+  wire unused_target = ^target_i[15:SLOT_W];   // 0: a slot is SLOT_W bits
 
   generate
     if (TRACE != 0) begin : g_check

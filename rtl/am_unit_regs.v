@@ -6,8 +6,7 @@
 //
 // Promises:
 // * CTRL.RUN is 0 after reset, BEH_COUNT is BEH_COUNT_RESET; a write
-//   (w_ctrl_i / w_behcnt_i) sets them at the next edge. run_d_o is RUN's
-//   value in the next cycle (the bus's busy flag is computed from it).
+//   (w_ctrl_i / w_behcnt_i) sets them at the next edge.
 // * A read returns the addressed register's value as it was in the cycle
 //   the read started (rd_acc_i), a cycle later; unmapped addresses read 0.
 //   The other modules own the registers; this one only selects.
@@ -32,7 +31,6 @@ module am_unit_regs #(
   input  wire                 w_ctrl_i,
   input  wire                 w_behcnt_i,
   output reg                  run_o,        // CTRL.RUN
-  output wire                 run_d_o,      // ... in the next cycle
   output reg  [BEH_W:0]       beh_count_o,  // BEH_COUNT
   // what the other registers hold
   input  wire                 open_i,       // am_dispatch: a transaction is open
@@ -78,7 +76,6 @@ module am_unit_regs #(
   wire [7:0] a = a_i;
 
   // ---------------------------------------------------------------- CTRL, BEH_COUNT
-  assign run_d_o = w_ctrl_i ? wdata_i[0] : run_o;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       run_o       <= 1'b0;

@@ -278,7 +278,7 @@ def subset(mpath, am_run, name, out, opts):
                 "    fw_console_beh,\n    fw_sink_beh,\n    fw_ask_beh,\n")
         for i, (n, fn, _) in enumerate(behs[len(BUILTINS):], len(BUILTINS)):
             f.write("    %s,\n" % fn if i in used else "    fw_absent_beh, /* %d %s */\n" % (i, n))
-        f.write("};\n\nconst uint32_t fw_nbehaviors = sizeof fw_behaviors / sizeof fw_behaviors[0];\n")
+        f.write("};\n\nFW_TABLE_END(fw_behaviors);\n")
     os.replace(out + ".tmp", out)
 
 

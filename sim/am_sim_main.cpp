@@ -29,9 +29,17 @@
 
 namespace {
 
-// The actor unit's register offsets that delimit the phases of a dispatch
-// (docs/actor-unit.md): staging writes -- SEND_W .. SPAWN, by their offsets in
-// include/am_iface.def --, then COMMIT or ABORT.
+// The phases of a transaction (docs/firmware.md, "Where the cycles go"):
+//   behavior  from the dispatch point's answer (the jump to the behavior)
+//             to its first staging write -- SEND_W .. SPAWN, by their offsets
+//             in include/am_iface.def -- or, with none, its end;
+//   staging   from there to the behavior's end: its `ret` reaching the
+//             dispatch point (or an ABORT / COMMIT write);
+//   commit    from there to the unit's COMMIT or ABORT record;
+//   dispatch  from that record to the next dispatch point answer (the
+//             sequencer's END+FETCH, CHECK, the dispatch table read; a
+//             collection, a dead target, a wait for the core).
+// They add up to the cycles from one transaction's end to the next's.
 constexpr unsigned AU_STAGE_LO = AU_SEND_W, AU_STAGE_HI = AU_SPAWN + 4 * 16 - 1,
                    AU_ABORT_LO = AU_ABORT, AU_ABORT_HI = AU_ABORT + 4 * 16 - 1;
 
@@ -314,7 +322,8 @@ int main(int argc, char **argv)
     bool in_txn = false, diverged = false;
     std::vector<uint32_t> report;
     Phases ph;
-    uint64_t t_end = 0, t_disp = 0, t_stage = 0, t_cwr = 0;
+    uint64_t t_end = 0, t_entry = 0, t_stage = 0, t_cwr = 0;
+    bool dp_waiting = false;
     uint64_t cycle = 0, restarts = 0;   // restarts: the SoC restarted the core (a trap)
     auto t0 = std::chrono::steady_clock::now();
 
@@ -331,11 +340,14 @@ int main(int argc, char **argv)
         }
         if (top->report_strobe_o) report.push_back(top->report_word_o);
         if (top->restart_o) restarts++;
-        if (top->dbg_au_valid_o && in_txn && top->dbg_au_we_o) {
+        if (top->dbg_au_valid_o && in_txn && t_entry && top->dbg_au_we_o) {
             unsigned a = top->dbg_au_addr_o;
             if (a >= AU_STAGE_LO && a <= AU_STAGE_HI && !t_stage) t_stage = cycle;
-            if (a == AU_COMMIT || (a >= AU_ABORT_LO && a <= AU_ABORT_HI)) t_cwr = cycle;
+            if ((a == AU_COMMIT || (a >= AU_ABORT_LO && a <= AU_ABORT_HI)) && !t_cwr) t_cwr = cycle;
         }
+        if (top->dbg_dp_wait_o && !dp_waiting && in_txn && t_entry && !t_cwr) t_cwr = cycle;
+        dp_waiting = top->dbg_dp_wait_o && !top->dbg_dp_done_o;
+        if (top->dbg_dp_done_o && in_txn && !t_entry) t_entry = cycle + 1;
         if (top->trace_valid_o) {
             unsigned kind = top->trace_kind_o;
             uint32_t words[8];
@@ -351,8 +363,7 @@ int main(int argc, char **argv)
                 txn.beh = top->trace_beh_o;
                 txn.len = len;
                 std::memcpy(txn.msg, words, sizeof txn.msg);
-                t_disp = cycle;
-                t_stage = t_cwr = 0;
+                t_entry = t_stage = t_cwr = 0;
                 break;
             case AM_TRACE_CREATE:
                 if (txn.ncreates < COSIM_MAX_EFFECTS) {
@@ -392,15 +403,16 @@ int main(int argc, char **argv)
                     if (txn.cause == AM_FAULT_DEAD_TARGET) txn.beh = 0xffffffffu;
                 }
                 if (cosim_check(cs, &txn) != 0) diverged = true;
-                // phases of this dispatch (docs/cosim.md)
-                if (t_end) ph.dispatch += t_disp - t_end;
-                if (t_cwr) {
-                    uint64_t b_end = t_stage ? t_stage : t_cwr;
-                    ph.behavior += b_end - t_disp;
-                    ph.staging += t_cwr - b_end;
-                    ph.commit += cycle - t_cwr;
-                } else {
-                    ph.commit += cycle - t_disp;   // aborted by hardware (DEAD_TARGET)
+                // the phases of this transaction (above)
+                if (t_entry) {
+                    uint64_t t_ret = t_cwr ? t_cwr : cycle;   // (the unit's own abort: WATCHDOG, STACK)
+                    uint64_t b_end = t_stage ? t_stage : t_ret;
+                    if (t_end) ph.dispatch += t_entry - t_end;
+                    ph.behavior += b_end - t_entry;
+                    ph.staging += t_ret - b_end;
+                    ph.commit += cycle - t_ret;
+                } else if (t_end) {
+                    ph.dispatch += cycle - t_end;   // no behavior ran (DEAD_TARGET)
                 }
                 ph.n++;
                 t_end = cycle;

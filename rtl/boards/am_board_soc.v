@@ -49,7 +49,7 @@ module am_board_soc #(
     .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),
     .trace_valid_o(), .trace_kind_o(), .trace_seq_o(), .trace_ref_o(), .trace_beh_o(),
     .trace_len_o(), .trace_words_o(), .trace_cause_o(), .trace_code_o(), .trace_op_o(), .trace_value_o(),
-    .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o());
+    .dbg_au_valid_o(), .dbg_au_we_o(), .dbg_au_addr_o(), .dbg_dp_wait_o(), .dbg_dp_done_o());
 
   assign rst_no = rst_n;
   assign ok_o   = halt && halt_ok;

@@ -69,16 +69,23 @@ static void tick() {
   cyc++;
 }
 
+#define CHECK(c, ...) do { if (!(c)) { errors++; printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); if (errors > 5) finish(); } } while (0)
+static void finish();
+static void fault_delivery();
+static void dispatch_point();
+
 static int last_cycles;  // cycles the last bus access took (1 = no wait state)
 // the unit's base address (include/am_iface.def)
 #define AM_IF_BLOCK(blk, base, bits, doc, notes) static const uint32_t TB_BASE_##blk = base;
 #include "am_iface.def"
 
-// As PicoRV32 does: one cycle with the look-ahead (a write comes next), then
-// the access, held until ready.
+// As PicoRV32 and the SoC do: one cycle with the look-ahead (a write comes
+// next, or a read of this register), then the access, held until ready.
 static uint32_t bus(uint32_t addr, uint32_t wdata, bool wr) {
   dut->wr_next_i = wr;
+  dut->rd_la_i = !wr; dut->la_a_i = (addr >> 2) & 0xFF;
   tick();
+  dut->rd_la_i = 0;
   dut->mem_valid_i = 1; dut->mem_addr_i = TB_BASE_AU | addr; dut->mem_wdata_i = wdata;
   dut->mem_wstrb_i = wr ? 0xF : 0;
   int n = 0;
@@ -100,6 +107,36 @@ static uint32_t bus(uint32_t addr, uint32_t wdata, bool wr) {
 static uint32_t rd(uint32_t a) { return bus(a, 0, false); }
 static void wr(uint32_t a, uint32_t d) { bus(a, d, true); }
 
+// The dispatch point, as a behavior's `ret` makes it (rtl/am_unit_dp.v):
+// the look-ahead one cycle early, then the instruction fetch of DISPATCH,
+// held until the unit answers; the fetch completes in the cycle after the
+// answer. Commits an open transaction (as COMMIT) and dispatches the next
+// event. Returns the answer: a behavior id, DP_IDLE or DP_DEVICE.
+// last_dp_cycles: the fetch's first cycle to its completion (1 = no wait).
+enum { DP_IDLE = -1, DP_DEVICE = -2 };
+static const int DP_IDX_W = 10;   // BEH_W + 2
+static int last_dp_cycles;
+static int dp_fetch() {
+  dut->dp_next_i = 1; tick();
+  dut->dp_instr_i = 1;
+  int n = 0, idx = 0;
+  for (;;) {
+    dut->clk_i = 0; dut->eval();
+    bool ans = dut->dp_rd_o;
+    if (ans) idx = ((int)(dut->dp_idx_o << (32 - DP_IDX_W))) >> (32 - DP_IDX_W);
+    tick(); n++;
+    if (ans) break;
+    if (n > 20000) { printf("FAIL: dispatch point hang (cycle %llu)\n", (unsigned long long)cyc); errors++; exit(1); }
+  }
+  dut->dp_next_i = 0;          // the fetch completes
+  dut->clk_i = 0; dut->eval();
+  CHECK(!dut->dp_rd_o, "one answer per fetch");
+  tick();
+  dut->dp_instr_i = 0;
+  last_dp_cycles = n + 1;
+  return idx;
+}
+
 // register map: the unit's registers of include/am_iface.def, by their
 // names there (STATUS, MSG, SEND, ...)
 #define TB_AU(name, off) name = off,
@@ -117,9 +154,6 @@ enum {
 enum { O_SEND = 1, O_CREATE, O_BECOME, O_SET_HANDLER, O_ABORT, O_COMMIT, O_RUN, O_DISPATCH };
 static uint32_t len_of(unsigned n) { return n > 15 ? 15 : n; }   // as the address carries it
 
-#define CHECK(c, ...) do { if (!(c)) { errors++; printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); if (errors > 5) finish(); } } while (0)
-static void finish();
-static void fault_delivery();
 
 // ------------------------------------------------------------------ model
 static const int SLOTS = 128, QD = 63, MW = 8, SWD = 8, MAXS = 8, MAXC = 4;
@@ -263,7 +297,6 @@ struct Model {
       q.push_front(cur); seq--; retries++;
       open = false;
       gc(true);
-      advance();
       return;
     }
     hist[ok ? 0 : cause]++;
@@ -284,12 +317,18 @@ struct Model {
     }
     want.push_back(r);
     open = false;
+  }
+  // the dispatch point: commit what is open, dispatch the next event (the
+  // answer: its behavior, or IDLE)
+  int dp() {
+    if (open) commit();
     advance();
+    return open ? (int)self_beh : DP_IDLE;
   }
   // external operations; return EXT_STATUS
   unsigned spawn(uint32_t beh, unsigned n, const uint32_t *w, uint32_t &ref) {
     ref = 0;
-    if (run || open) return 1;
+    if (open) return 1;
     if (!beh_ok(beh) || n > SWD) return 5;
     int slot; uint16_t gen;
     if (!peek(slot, gen)) return 2;
@@ -303,7 +342,7 @@ struct Model {
     return 0;
   }
   unsigned inject(uint32_t target, unsigned n, const uint32_t *w) {
-    if (run || open) return 1;
+    if (open) return 1;
     if (n > MW) return 5;
     if (q.size() == (size_t)QD) return 3;
     if (!valid(target)) return 4;
@@ -315,7 +354,7 @@ struct Model {
     return 0;
   }
   unsigned free_(uint32_t ref) {
-    if (run || open) return 1;
+    if (open) return 1;
     if (!valid(ref) || (ref & 0xFFFF) == 0) return 4;
     int s = ref & 0xFFFF; t[s].live = false; t[s].pinned = false; stk.push_back(s); live--;
     Rec r = rec(9); r.ref = ref; want.push_back(r);
@@ -328,7 +367,7 @@ static void check_trace(const char *where) {
   for (size_t i = checked; i < n; i++) {
     if (!(got[i] == want[i])) {
       errors++; printf("FAIL: trace record %zu differs (%s, cycle %llu)\n", i, where, (unsigned long long)cyc);
-      prec("want", want[i]); prec("got ", got[i]);
+      for (size_t j = (i > 8 ? i - 8 : 0); j <= i + 2 && j < got.size(); j++) { if (j < want.size()) prec("want", want[j]); prec("got ", got[j]); }
       finish();
     }
   }
@@ -397,10 +436,16 @@ static unsigned op_free(uint32_t ref) {
 }
 static void set_run(bool r) {
   wr(CTRL, r); M.run = r;
-  if (r) M.advance();
 }
-// read the current event (SELF read waits until dispatch settled) and compare
+// the core at the dispatch point, in the unit and in the model
+static void to_dp() {
+  int want_idx = M.dp(), idx = dp_fetch();
+  CHECK(idx == want_idx, "dispatch point answered %d, model %d", idx, want_idx);
+}
+// the next event (through the dispatch point unless a transaction is open),
+// compared with the model
 static uint32_t read_event() {
+  if (!M.open) to_dp();
   uint32_t self = rd(SELF);
   CHECK(self == (M.open ? M.cur.target : 0), "SELF %08x, model %08x (open=%d)", self, M.open ? M.cur.target : 0, M.open);
   if (!M.open) return 0;
@@ -457,7 +502,7 @@ static uint32_t pick_target() {
 static void fault_delivery() {
   delete dut;
   dut = new Vam_actor_unit;
-  dut->stack_i = 0;
+  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0;
   dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
   wr(BEH_COUNT, 6);
   auto spawn = [](uint32_t beh) { wr(SPAWN, beh); return rd(NEW_REF); };
@@ -470,11 +515,11 @@ static void fault_delivery() {
   wr(FAULT_HANDLER, h);
   uint32_t m1[3] = {1, 2, 3}, m2[1] = {9};
   inject(a, 3, m1); inject(a, 1, m2);
-  wr(CTRL, 1);
+  wr(CTRL, 1); dp_fetch();
   CHECK(rd(SELF) == a && rd(F_CAUSE) == 0 && rd(F_OP) == 0 && rd(F_VALUE) == 0,
         "an ordinary event is no fault delivery");
   wr(SEND_W, 5); wr(SEND + 4, a);                  // staged, then discarded
-  wr(ABORT + 4, 0xC0DE0077u);
+  wr(ABORT + 4, 0xC0DE0077u); dp_fetch();
   CHECK(rd(SELF) == h, "the failed event goes to the handler next");
   CHECK(rd(SEQ) == 2 && rd(MSG_LEN) == 3 && rd(MSG) == 1 && rd(MSG + 8) == 3, "same words, new transaction");
   wr(SEND_W, 0x5A5A5A5Au);                          // the handler's own writes leave the info alone
@@ -483,45 +528,45 @@ static void fault_delivery() {
   CHECK(rd(F_OP) == O_ABORT && rd(F_VALUE) == 0xC0DE0077u, "F_OP ABORT, F_VALUE the code: %u %08x",
         rd(F_OP), rd(F_VALUE));
   CHECK(rd(QUEUED) == 1, "nothing of the aborted transaction queued");
-  wr(ABORT + 4, 0x88);                             // the handler fails too
+  wr(ABORT + 4, 0x88); dp_fetch();               // the handler fails too
   CHECK(rd(SELF) == a && rd(MSG) == 9 && rd(F_CAUSE) == 0, "a failed delivery is not delivered again");
   wr(SET_HANDLER, 0x00010000u | 200u);             // slot outside the table
   CHECK(((rd(STATUS) >> 8) & 31) == 2, "SET_HANDLER outside the table: BAD_REF");
-  wr(COMMIT, 0);
+  dp_fetch();
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 2, "delivered; the handler is unchanged");
   CHECK(rd(F_OP) == O_SET_HANDLER && rd(F_VALUE) == (0x00010000u | 200u) && rd(F_CODE) == 0,
         "F_OP SET_HANDLER, F_VALUE its reference: %u %08x", rd(F_OP), rd(F_VALUE));
-  wr(COMMIT, 0);
+  dp_fetch();
   CHECK(rd(SELF) == 0, "drained");
   wr(CTRL, 0);
   uint32_t m3[1] = {6};
-  inject(a, 1, m3); wr(CTRL, 1);
+  inject(a, 1, m3); wr(CTRL, 1); dp_fetch();
   CHECK(rd(SELF) == a, "event");
   wr(SET_HANDLER, a);                               // a reference: its generation and slot staged
   wr(SEND_W, 0xFFFF0000u);
   CHECK(rd(FAULT_HANDLER) == h, "SET_HANDLER is staged");
-  wr(COMMIT, 0);
+  dp_fetch();
   CHECK(rd(FAULT_HANDLER) == a, "applied at commit");
-  wr(CTRL, 0); inject(a, 1, m3); wr(CTRL, 1);
+  wr(CTRL, 0); inject(a, 1, m3); wr(CTRL, 1); dp_fetch();
   CHECK(rd(SELF) == a, "event");
   wr(SET_HANDLER, 0);
   CHECK(rd(FAULT_HANDLER) == a, "SET_HANDLER is staged");
-  wr(COMMIT, 0);
+  dp_fetch();
   CHECK(rd(FAULT_HANDLER) == 0, "applied at commit");
-  wr(CTRL, 0); inject(a, 1, m3); wr(CTRL, 1);
-  CHECK(rd(SELF) == a, "event"); wr(ABORT + 4, 1);
+  wr(CTRL, 0); inject(a, 1, m3); wr(CTRL, 1); dp_fetch();
+  CHECK(rd(SELF) == a, "event"); wr(ABORT + 4, 1); dp_fetch();
   CHECK(rd(SELF) == 0, "no handler: nothing delivered");
   // DEAD_TARGET: the target dies while its event is queued
   wr(CTRL, 0); wr(FAULT_HANDLER, h);
   inject(a, 1, m3); wr(FREE, a); CHECK(rd(EXT_STATUS) == 0, "free");
-  wr(CTRL, 1);
+  wr(CTRL, 1); dp_fetch();
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 10 && rd(F_BEH) == 0xFFFFFFFFu && rd(F_TARGET) == a,
         "DEAD_TARGET delivered with beh -1");
   CHECK(rd(F_OP) == O_DISPATCH && rd(F_VALUE) == 0, "F_OP DISPATCH: %u %08x", rd(F_OP), rd(F_VALUE));
-  wr(COMMIT, 0);
+  dp_fetch();
   // WATCHDOG: the unit aborts, holds until acknowledged, then delivers
   wr(CTRL, 0); wr(WATCHDOG, 100);
-  uint32_t b = spawn(3); inject(b, 1, m3); wr(CTRL, 1);
+  uint32_t b = spawn(3); inject(b, 1, m3); wr(CTRL, 1); dp_fetch();
   CHECK(rd(SELF) == b, "event");
   // the transaction opened a few cycles before SELF returned: the abort
   // comes 100 cycles after the opening, not before
@@ -540,26 +585,27 @@ static void fault_delivery() {
   CHECK(dut->wd_irq_o, "still holding");
   wr(WATCHDOG, 0);                                  // acknowledge (and switch it off)
   CHECK(!dut->wd_irq_o, "acknowledged");
+  dp_fetch();                                       // the restarted core goes to the dispatch point
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 15 && rd(F_TARGET) == b, "WATCHDOG delivered");
-  wr(COMMIT, 0);
+  dp_fetch();
   // a budget past 16 bits (the firmware's is 1,000,000): the count crosses
   // 0x10000 (a counter built from 16-bit halves must borrow across them)
   wr(CTRL, 0); wr(WATCHDOG, 70000);
-  inject(b, 1, m3); wr(CTRL, 1);
+  inject(b, 1, m3); wr(CTRL, 1); dp_fetch();
   CHECK(rd(SELF) == b, "event");
   for (int i = 0; i < 69992; i++) tick();
   CHECK(!dut->wd_irq_o && (rd(STATUS) & 1), "still open within a 70,000-cycle budget");
   for (int i = 0; i < 10; i++) tick();
   CHECK(dut->wd_irq_o, "watchdog interrupt raised after 70,000 cycles");
-  wr(WATCHDOG, 0);
+  wr(WATCHDOG, 0); dp_fetch();
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 15 && rd(F_TARGET) == b, "WATCHDOG delivered");
-  wr(COMMIT, 0);
+  dp_fetch();
   // the stack guard (the SoC stopped a store below STACK_LIMIT): the open
   // transaction aborts with STACK after its staged send, the unit holds as
   // for the watchdog but raises no watchdog interrupt (the SoC restarts the
   // core for the store itself), then delivers
   wr(CTRL, 0);
-  inject(b, 1, m3); wr(CTRL, 1);
+  inject(b, 1, m3); wr(CTRL, 1); dp_fetch();
   CHECK(rd(SELF) == b, "event");
   wr(SEND_W, b); wr(SEND + 4 * 1, b);
   dut->stack_i = 1; tick(); dut->stack_i = 0;
@@ -568,31 +614,82 @@ static void fault_delivery() {
   CHECK(((rd(STATUS) >> 16) & 31) == 16, "LAST_CAUSE STACK");
   CHECK(rd(SELF) == 0 && rd(QUEUED) == 0, "nothing dispatched during the hold, the send dropped");
   dut->stack_i = 1; tick(); dut->stack_i = 0;   // outside a transaction: nothing
-  wr(WATCHDOG, 0);                                  // acknowledge
+  wr(WATCHDOG, 0); dp_fetch();                     // acknowledge, to the dispatch point
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 16 && rd(F_TARGET) == b, "STACK delivered");
   CHECK(rd(F_OP) == O_RUN && rd(F_VALUE) == 0, "F_OP RUN, no value (the send's target was written)");
-  wr(COMMIT, 0);
+  dp_fetch();
   // issue #30: a SEND to a forged reference names the SEND and the
   // reference -- found the cycle after the write, and kept though the
   // behavior runs on (a bad CREATE, more writes) -- not the sender
-  wr(CTRL, 0); inject(b, 1, m3); inject(b, 1, m3); wr(CTRL, 1);
+  wr(CTRL, 0); inject(b, 1, m3); inject(b, 1, m3); wr(CTRL, 1); dp_fetch();
   CHECK(rd(SELF) == b, "event");
   wr(SEND_W, 0x77777777u); wr(SEND + 4, b);
   wr(SEND_W, 1); wr(SEND + 4, 0x12345678u);
   wr(NEW_STATE, 0x99999999u); wr(CREATE, 0xFFFFu); wr(SEND_W, 0x4444u);
-  wr(COMMIT, 0);
+  dp_fetch();
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 2 && rd(F_TARGET) == b, "BAD_REF delivered");
   CHECK(rd(F_OP) == O_SEND && rd(F_VALUE) == 0x12345678u && rd(F_CODE) == 0,
         "F_OP SEND, F_VALUE the forged reference: %u %08x", rd(F_OP), rd(F_VALUE));
-  wr(COMMIT, 0);
+  dp_fetch();
   // a length beyond the bound: the length, not the behavior written
   CHECK(rd(SELF) == b, "event");
-  wr(BECOME + 4 * 12, 3); wr(COMMIT, 0);
+  wr(BECOME + 4 * 12, 3); dp_fetch();
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 5 && rd(F_OP) == O_BECOME && rd(F_VALUE) == 12,
         "STATE_TOO_LONG: F_OP BECOME, F_VALUE 12: %u %u %08x", rd(F_CAUSE), rd(F_OP), rd(F_VALUE));
-  wr(COMMIT, 0);
+  dp_fetch();
   CHECK(rd(ABORTS) == 10 && rd(COMMITS) == 9, "counters: %u aborts, %u commits", rd(ABORTS), rd(COMMITS));
   if (!errors) printf("PASS fault delivery (directed)\n");
+}
+
+// ------------------------------------------------------------------ the dispatch point
+// Directed, on a fresh unit (rtl/am_unit_dp.v): nothing is dispatched
+// without the dispatch point; an empty queue answers IDLE; a device request
+// answers DEVICE between two transactions -- INJECT and SPAWN work then,
+// with RUN set -- at most once per dispatch; a data read of DISPATCH neither
+// commits nor dispatches; a core restart forgets a waiting fetch.
+static void dispatch_point() {
+  delete dut;
+  dut = new Vam_actor_unit;
+  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0;
+  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+  wr(BEH_COUNT, 6); wr(FAULT_HANDLER, 0);
+  wr(SPAWN, 4); uint32_t a = rd(NEW_REF);
+  wr(CTRL, 1);
+  CHECK(dp_fetch() == DP_IDLE && rd(SELF) == 0, "an empty queue answers IDLE");
+  wr(SEND_W, 11); wr(INJECT + 4, a);
+  CHECK(rd(EXT_STATUS) == 0, "INJECT between transactions with RUN set");
+  for (int i = 0; i < 20; i++) tick();
+  CHECK(rd(SELF) == 0 && rd(QUEUED) == 1, "nothing dispatched without the dispatch point");
+  dut->dev_i = 1;
+  CHECK(dp_fetch() == DP_DEVICE && rd(SELF) == 0 && rd(QUEUED) == 1,
+        "a device request: DEVICE, before the queued event, nothing dispatched");
+  wr(NEW_STATE, 5); wr(SPAWN + 4, 3); uint32_t b = rd(NEW_REF);
+  CHECK(rd(EXT_STATUS) == 0 && b != 0, "SPAWN from the device routine");
+  wr(SEND_W, 12); wr(INJECT + 4, b);
+  CHECK(rd(EXT_STATUS) == 0 && rd(QUEUED) == 2, "INJECT from the device routine");
+  CHECK(dp_fetch() == 4 && rd(SELF) == a && rd(MSG) == 11,
+        "the device routine's return dispatches, though the device still asks");
+  wr(SEND_W, 13); wr(INJECT + 4, a);
+  CHECK(rd(EXT_STATUS) == 1, "INJECT while a transaction is open: BUSY");
+  CHECK(rd(DISPATCH) == 0 && rd(SELF) == a && (rd(STATUS) & 1), "a data read of DISPATCH: 0, no commit");
+  wr(COMMIT, 0);
+  for (int i = 0; i < 20; i++) tick();
+  CHECK(rd(SELF) == 0 && rd(QUEUED) == 1 && rd(COMMITS) == 1, "COMMIT commits and dispatches nothing");
+  CHECK(dp_fetch() == DP_DEVICE, "the device's turn again");
+  dut->dev_i = 0;
+  CHECK(dp_fetch() == 3 && rd(SELF) == b && rd(MSG) == 12 && rd(STATE) == 5, "then the next event");
+  // a core restart while the fetch waits: forgotten, nothing dispatched
+  CHECK(dp_fetch() == DP_IDLE, "drained");
+  wr(SEND_W, 14); wr(INJECT + 4, a);
+  wr(CTRL, 0);
+  dut->dp_next_i = 1; tick(); dut->dp_instr_i = 1; tick(); tick();
+  dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->restart_i = 1; tick(); dut->restart_i = 0;
+  wr(CTRL, 1);
+  for (int i = 0; i < 20; i++) tick();
+  CHECK(rd(SELF) == 0 && rd(QUEUED) == 1, "a restart forgets the waiting fetch");
+  CHECK(dp_fetch() == 4 && rd(SELF) == a && rd(MSG) == 14, "the next fetch dispatches");
+  CHECK(dp_fetch() == DP_IDLE && rd(COMMITS) == 3, "committed");
+  if (!errors) printf("PASS dispatch point (directed)\n");
 }
 
 // ------------------------------------------------------------------ collection on demand
@@ -612,7 +709,7 @@ static uint32_t op_create1(uint32_t beh, uint32_t w0) {
 static void gc_on_demand() {
   delete dut;
   dut = new Vam_actor_unit;
-  dut->stack_i = 0;
+  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0;
   dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
   M = Model(); got.clear(); want.clear(); checked = 0; known.clear();
   wr(FAULT_HANDLER, 0);
@@ -628,14 +725,14 @@ static void gc_on_demand() {
     seq_fail = M.seq;
     for (int i = 0; i < 4; i++) op_create1(3, i);   // nobody keeps them
     op_send(a, 1);
-    wr(COMMIT, 0); M.commit();
+    to_dp();
     check_trace("on demand: garbage");
   }
   CHECK(M.retries == 1 && M.aborts == 0, "one retry, no fault (%u, %u)", M.retries, M.aborts);
   CHECK(read_event() == a && M.seq == seq_fail && rd(SEQ) == seq_fail, "the same event again, same SEQ");
   for (int i = 0; i < 4; i++) CHECK(op_create1(3, i) != 0, "the CREATE fits after the collection");
   op_send(a, 1);
-  wr(COMMIT, 0); M.commit();
+  to_dp();
   check_trace("on demand: retried");
   size_t ng = 0;
   for (auto &r : got) if (r.kind == 12) ng++;
@@ -648,7 +745,7 @@ static void gc_on_demand() {
     for (int i = 0; i < 4; i++) prev = op_create1(3, prev);
     wr(BECOME_W, prev); wr(BECOME + 4, 3); M.become(3, 1, &prev);
     op_send(a, 1);
-    wr(COMMIT, 0); M.commit();
+    to_dp();
     check_trace("on demand: chain");
   }
   CHECK(M.aborts == 1 && M.hist[8] == 1, "TABLE_FULL once (%u aborts)", M.aborts);
@@ -674,7 +771,7 @@ int main(int argc, char **argv) {
     if (!strncmp(argv[i], "+txns=", 6)) txns = atoi(argv[i] + 6);
   }
   dut = new Vam_actor_unit;
-  dut->stack_i = 0;
+  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0;
   dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
 
   // --- reset state
@@ -707,32 +804,37 @@ int main(int argc, char **argv) {
   // --- back-to-back dispatches, multi-send commit, cycle counts
   op_inject(a1, 2); op_inject(a2, 0); op_inject(a1, 8);
   set_run(true);
-  CHECK(rd(STATUS) & 1, "event ready");
+  CHECK(!(rd(STATUS) & 1) && rd(SELF) == 0, "RUN alone dispatches nothing: the dispatch point does");
   read_event();
+  CHECK(rd(STATUS) & 1, "event open");
   // one-send transaction: measure
   {
     uint32_t w[1] = {7}; wr(SEND_W, 7); int c_w = last_cycles;
     wr(SEND + 4, a2); int c_s = last_cycles; M.send(a2, 1, w);
-    wr(COMMIT, 0); int c_c = last_cycles; M.commit();
-    uint32_t s = rd(SELF); int c_r = last_cycles;
+    for (int i = 0; i < 3; i++) tick();   // (the SEND's check is done: the core's `ret` takes longer)
+    to_dp(); int c_d = last_dp_cycles;
+    uint32_t s = rd(SELF);
     CHECK(s == M.cur.target, "next event after commit");
-    printf("cycles: SEND_W write %d, SEND write %d, COMMIT write %d, SELF read after COMMIT %d "
-           "(COMMIT -> next event readable: %d)\n", c_w, c_s, c_c, c_r, c_c + c_r);
-    CHECK(c_w == 1 && c_s == 1 && c_c <= 2, "staging writes need no wait state");
-    CHECK(c_c + c_r < 10, "commit + next dispatch in single-digit cycles");
+    printf("cycles: SEND_W write %d, SEND write %d, dispatch point (commit, next event's entry) %d\n",
+           c_w, c_s, c_d);
+    CHECK(c_w == 1 && c_s == 1, "staging writes need no wait state");
+    CHECK(c_d == 4, "dispatch point: accept+commit, END+FETCH, CHECK (answer), completion: 4 cycles, not %d", c_d);
     int c_rd = (rd(MSG), last_cycles);
     wr(BECOME_W, 1); int c_bw = last_cycles; wr(BECOME + 4, 3); int c_b = last_cycles;
     uint32_t bw[1] = {1}; M.become(3, 1, bw);
     printf("cycles: register/MSG read %d, BECOME_W write %d, BECOME write %d\n", c_rd, c_bw, c_b);
     CHECK(c_b == 1 && c_bw == 1, "BECOME without wait states");
+    CHECK(c_rd == 1, "a read of an idle unit without wait state");
     uint32_t w3[3] = {0};
     for (int i = 0; i < 3; i++) { w3[i] = 100 + i; wr(NEW_STATE + 4 * i, w3[i]); }
     wr(CREATE + 12, 4); int c_cr = last_cycles; uint32_t r = rd(NEW_REF); int c_nr = last_cycles;
     CHECK(r == M.create(4, 3, w3), "create ref"); known.push_back(r);
     printf("cycles: CREATE write %d, NEW_REF read right after %d\n", c_cr, c_nr);
+    CHECK(c_nr == 2, "a read right after CREATE waits a cycle (the unit is busy when it is announced)");
     for (int k = 0; k < 3; k++) { uint32_t ww[2] = {(uint32_t)k, 5}; wr(SEND_W, k); wr(SEND_W + 4, 5); wr(SEND + 8, r); M.send(r, 2, ww); }
-    wr(COMMIT, 0); c_c = last_cycles; M.commit(); rd(SELF); c_r = last_cycles;
-    printf("cycles: COMMIT (1 create, BECOME n=1, 3 sends) -> next event readable: %d\n", c_c + c_r);
+    to_dp();
+    printf("cycles: dispatch point after 1 create, BECOME n=1, 3 sends: %d\n", last_dp_cycles);
+    CHECK(last_dp_cycles == 4 + 2 + 2, "+ncreates+1 for creates, +n+1 for a BECOME of n words: %d", last_dp_cycles);
     read_event();
   }
   check_trace("directed");
@@ -761,7 +863,7 @@ int main(int argc, char **argv) {
     if (!M.open) { set_run(false); op_inject(0x00010000, 1); set_run(true); read_event(); }
     for (int i = 0; i < MAXC + 1; i++) op_create(3, 0);
     CHECK(((rd(STATUS) >> 8) & 31) == 7, "TOO_MANY_CREATES");
-    wr(COMMIT, 0); M.commit(); read_event();
+    to_dp(); read_event();
     wr(CTRL, 0); M.run = false;
     if (M.open) { wr(COMMIT, 0); M.commit(); }
     CHECK(rd(SELF) == 0, "paused");
@@ -770,10 +872,10 @@ int main(int argc, char **argv) {
     CHECK(rd(QUEUE_HWM) == 63, "hwm 63");
     set_run(true); read_event();
     op_send(0x00010000, 0); op_send(0x00010000, 0);   // 62 queued + 2 > 63
-    wr(COMMIT, 0); M.commit(); read_event();
+    to_dp(); read_event();
     CHECK(((rd(STATUS) >> 16) & 31) == 9, "QUEUE_FULL");
     op_send(0x00010000, 0); op_send(0x00010000, 0);   // 61 queued + 2 fits
-    wr(COMMIT, 0); M.commit(); read_event();
+    to_dp(); read_event();
     CHECK(rd(QUEUED) == 62, "queued 62");
   }
   check_trace("full");
@@ -824,7 +926,8 @@ int main(int argc, char **argv) {
       else if (op == 10 && rn(4) == 0) { uint32_t cd = rnd(); unsigned c = rn(3) ? 1 : 11 + rn(5); wr(ABORT + 4 * c, cd); M.fail(c, cd); goto done; }
     }
     if (rn(40) == 0) { wr(CTRL, 0); M.run = false; }      // pause after this transaction
-    wr(COMMIT, 0); M.commit();
+    if (rn(16) == 0) { wr(COMMIT, 0); M.commit(); }       // a COMMIT write: nothing dispatched yet
+    else to_dp();
   done:
     check_trace("random");
     if (ntx % 97 == 0) check_counters();
@@ -833,6 +936,7 @@ int main(int argc, char **argv) {
   check_trace("end");
   finish();
   fault_delivery();
+  dispatch_point();
   if (errors) { printf("FAIL tb_am_actor_unit (%d errors)\n", errors); exit(1); }
   printf("PASS tb_am_actor_unit (%d transactions, %u dispatches, %u commits, %u aborts, %zu trace records, "
          "%d pauses, hwm %d, live %d, %u collections reclaimed %u, %u on demand)\n", ntx, M.seq, M.commits,

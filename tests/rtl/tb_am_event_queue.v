@@ -1,7 +1,7 @@
 // tb_am_event_queue — self-checking bench for rtl/am_event_queue.v.
 // Directed: empty/full, wrap-around, staged entries invisible until commit,
 // atomic multi-entry commit, abandoned staging leaves no trace, high-water,
-// the current entry's header on request (cur_hdr_i), head's again after.
+// the header read is always the head's: after a pop, the next entry's.
 // Random: staging/commit/abandon/pop against a behavioral FIFO model.
 `timescale 1ns/1ps
 `default_nettype none
@@ -9,7 +9,7 @@ module tb_am_event_queue;
   localparam QAW = 4, MW = 8, MIW = 3, HW = 27, DEPTH = (1<<QAW)-1;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
-  reg wr_we = 0, hw_we = 0, commit = 0, pop = 0, cur_hdr = 0;
+  reg wr_we = 0, hw_we = 0, commit = 0, pop = 0;
   reg [QAW-1:0] wr_off = 0, hw_off = 0, commit_n = 0;
   reg [MIW-1:0] wr_idx = 0, rd_idx = 0;
   reg [31:0] wr_data = 0;
@@ -22,7 +22,7 @@ module tb_am_event_queue;
   am_event_queue #(.QAW(QAW), .MSG_WORDS(MW), .HDR_W(HW), .TRACE(1)) dut (
     .clk_i(clk), .rst_ni(rst_n), .wr_we_i(wr_we), .wr_off_i(wr_off), .wr_idx_i(wr_idx),
     .wr_data_i(wr_data), .hw_we_i(hw_we), .hw_off_i(hw_off), .hw_data_i(hw_data),
-    .commit_i(commit), .commit_n_i(commit_n), .pop_i(pop), .cur_hdr_i(cur_hdr), .hdr_o(hdr), .rd_idx_i(rd_idx),
+    .commit_i(commit), .commit_n_i(commit_n), .pop_i(pop), .hdr_o(hdr), .rd_idx_i(rd_idx),
     .rd_data_o(rd_data), .count_o(count), .empty_o(empty), .full_o(full), .hwm_o(hwm),
     .cur_o(cur), .tr_words_o(trw));
 
@@ -64,10 +64,8 @@ module tb_am_event_queue;
       @(negedge clk); pop = 1;
       chk(hdr == m_hdr[m_head%4096], "head header");
       @(negedge clk); pop = 0;
-      cur_hdr = 1; @(negedge clk);
-      chk(hdr == m_hdr[m_head%4096], "current entry's header");
-      cur_hdr = 0; @(negedge clk);
-      if (m_tail > m_head + 1) chk(hdr == m_hdr[(m_head+1)%4096], "head header again");
+      @(negedge clk);
+      if (m_tail > m_head + 1) chk(hdr == m_hdr[(m_head+1)%4096], "the next head's header after a pop");
       for (k = 0; k < MW; k = k + 1) begin
         rd_idx = k; @(negedge clk);
         chk(rd_data == m_w[(m_head%4096)*8+k], "current entry word");

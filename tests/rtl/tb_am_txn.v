@@ -1,6 +1,7 @@
 // tb_am_txn — self-checking bench for rtl/am_txn.v: check order per
 // operation, first fault wins, bounds (MAX_SENDS / MAX_CREATES), last
-// BECOME wins, clear, bus operations only with the strobe, the operation
+// BECOME wins, clear, bus operations only with the strobe, QUEUE_FULL with
+// a commit (a COMMIT write or the dispatch point: with or without it), the operation
 // recorded with the first fault (op_o). Random operation
 // streams against a behavioral model.
 `timescale 1ns/1ps
@@ -10,7 +11,7 @@ module tb_am_txn;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
   reg clear = 0, send = 0, ref_chk = 0, ref_ok = 0, create = 0, cbeh_ok = 0, alloc_ok = 0;
-  reg become = 0, bbeh_ok = 0, fail = 0, fail_fh = 0, qfull = 0, stb = 0, afail = 0;
+  reg become = 0, bbeh_ok = 0, fail = 0, fail_fh = 0, qfull = 0, stb = 0, afail = 0, commit = 0;
   reg [3:0] send_n = 0, create_n = 0, become_n = 0, fail_cause = 0, afail_cause = 0;
   reg [SLW-1:0] cslot = 0; reg [BW-1:0] bbeh = 0;
   reg [1:0] cre_idx = 0;
@@ -23,7 +24,7 @@ module tb_am_txn;
     .create_beh_ok_i(cbeh_ok), .alloc_ok_i(alloc_ok), .create_slot_i(cslot), .create_go_o(create_go),
     .become_i(become), .become_n_i(become_n), .become_beh_ok_i(bbeh_ok), .become_beh_i(bbeh),
     .become_go_o(become_go), .bfail_i(fail), .bfail_cause_i(fail_cause), .bfail_fh_i(fail_fh),
-    .afail_i(afail), .afail_cause_i(afail_cause), .qfull_i(qfull),
+    .afail_i(afail), .afail_cause_i(afail_cause), .commit_i(commit), .qfull_i(qfull),
     .cause_o(cause), .op_o(op_q), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx), .cre_slot_o(cre_slot),
     .become_o(become_o), .become_beh_o(become_beh), .become_n_o(become_n_o));
 
@@ -68,7 +69,9 @@ module tb_am_txn;
         fail = 1; fail_fh = $random(seed); fail_cause = fail_fh ? 2 : {$random(seed)} % 16;
         mf(fail_cause == 0 ? 1 : fail_cause, fail_fh ? 4 : 5);
       end
-      else if (op == 11) begin qfull = 1; mf(9, 6); end
+      else if (op == 11) begin     // a commit: QUEUE_FULL if the sends do not fit
+        commit = 1; stb = $random(seed); qfull = $random(seed); if (qfull) mf(9, 6);
+      end
       else if (op == 13) begin     // the unit's own abort (the watchdog): no strobe
         stb = 0; afail = 1; afail_cause = 1 + {$random(seed)} % 15; mf(afail_cause, 7);
       end else if (op == 14) begin // operations decoded but not strobed: no effect
@@ -83,7 +86,7 @@ module tb_am_txn;
       end
       @(negedge clk);
       send = 0; ref_chk = 0; create = 0; become = 0; fail = 0; fail_fh = 0; qfull = 0; clear = 0; afail = 0;
-      stb = 0;
+      stb = 0; commit = 0;
       #1;
       chk(cause == m_cause, "cause");
       chk(op_q == m_op, "op");
