@@ -25,6 +25,7 @@
 #define AU_SEND_N(n)     (AU_SEND + 4u * (n))
 #define AU_CREATE_N(n)   (AU_CREATE + 4u * (n))
 #define AU_BECOME_N(n)   (AU_BECOME + 4u * (n))
+#define AU_FORWARD_N(n)  (AU_FORWARD + 4u * (n))
 #define AU_INJECT_N(n)   (AU_INJECT + 4u * (n))
 #define AU_SPAWN_N(n)    (AU_SPAWN + 4u * (n))
 #define AU_ABORT_C(c)    (AU_ABORT + 4u * (c))

@@ -54,6 +54,31 @@ void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *state)
     AU(AU_BECOME_N(clamp_len(n))) = beh;
 }
 
+/* A word the address cannot name (i >= AU_WORDS) is refused as the unit
+ * refuses a length: a BECOME / SEND of i + 1 words, whose length check
+ * comes before everything else but the behavior's (0: always valid). */
+void am_set_state(am_ctx *ctx, uint32_t i, am_word w)
+{
+    (void)ctx;
+    if (i < AU_WORDS) AU(AU_STATE_W(i)) = w;
+    else AU(AU_BECOME_N(clamp_len(i + 1 > i ? i + 1 : i))) = 0;
+}
+
+void am_send_word(am_ctx *ctx, uint32_t i, am_word w)
+{
+    (void)ctx;
+    if (i < AU_WORDS) AU(AU_MSG_W(i)) = w;
+    else AU(AU_SEND_N(clamp_len(i + 1 > i ? i + 1 : i))) = AM_NIL;
+}
+
+/* FWD_FROM holds 5 bits; past the message's 8 words every from reads 0. */
+void am_forward(am_ctx *ctx, am_ref target, uint32_t n, int32_t from)
+{
+    (void)ctx;
+    if (from != 0) AU(AU_FWD_FROM) = (uint32_t)(from < -8 ? -8 : from > 8 ? 8 : from);
+    AU(AU_FORWARD_N(clamp_len(n))) = target;
+}
+
 int am_fault(const am_ctx *ctx, am_fault_info *info)
 {
     (void)ctx;

@@ -124,12 +124,19 @@ struct am_rt {
     am_word *self_st;                /* self's state words in the table */
     am_beh cur_beh;
     uint32_t nsends, ncreates;
-    uint32_t has_become;
+    uint32_t has_become;             /* BECOME_WHOLE | BECOME_WORDS */
     uint32_t has_handler;            /* staged SET_HANDLER */
     am_ref staged_handler;
     am_beh become_beh;
     uint32_t become_n;
     am_word become_state[AM_MAX_STATE_WORDS];
+    uint32_t state_set;              /* am_set_state: the words set (BECOME_WORDS) */
+    am_word state_setv[AM_MAX_STATE_WORDS];
+    /* am_send_word: the words set for the send staged after nsends sends of
+     * transaction seq (so no send or dispatch has to clear them) */
+    uint32_t send_set, send_set_at;
+    uint64_t send_set_seq;
+    am_word send_setv[AM_MAX_MSG_WORDS];
 
     actor *actors;
     event *ring;                     /* ring of cap = queue_depth + max_sends */
@@ -588,16 +595,58 @@ int am_fault(const am_ctx *ctx, am_fault_info *info)
     return 1;
 }
 
+/* has_become: what the transaction stages for self's next state */
+#define BECOME_WHOLE 1u   /* am_become: behavior and every word */
+#define BECOME_WORDS 2u   /* am_set_state since then: the words in state_set */
+
 void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_BECOME, beh);
     if (UNLIKELY(n > rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(n));
-    rt->has_become = 1;
+    rt->has_become = BECOME_WHOLE;    /* the words set before are replaced too */
     rt->become_beh = beh;
     rt->become_n = n;
     put_words(rt->become_state, st, n);
+}
+
+void am_set_state(am_ctx *ctx, uint32_t i, am_word w)
+{
+    am_rt *rt = RT_OF(ctx);
+    if (UNLIKELY(i >= rt->state_words))
+        txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(i < AM_FAULT_LEN_MAX ? i + 1 : i));
+    if (!(rt->has_become & BECOME_WORDS)) rt->state_set = 0;
+    rt->has_become |= BECOME_WORDS;
+    rt->state_set |= 1u << i;
+    rt->state_setv[i] = w;
+}
+
+void am_send_word(am_ctx *ctx, uint32_t i, am_word w)
+{
+    am_rt *rt = RT_OF(ctx);
+    if (UNLIKELY(i >= rt->msg_words))
+        txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(i < AM_FAULT_LEN_MAX ? i + 1 : i));
+    if (rt->send_set_seq != rt->seq || rt->send_set_at != rt->nsends) {
+        rt->send_set = 0;
+        rt->send_set_seq = rt->seq;
+        rt->send_set_at = rt->nsends;
+    }
+    rt->send_set |= 1u << i;
+    rt->send_setv[i] = w;
+}
+
+void am_forward(am_ctx *ctx, am_ref target, uint32_t n, int32_t from)
+{
+    am_rt *rt = RT_OF(ctx);
+    uint32_t set = rt->send_set_seq == rt->seq && rt->send_set_at == rt->nsends ? rt->send_set : 0;
+    am_word w[AM_MAX_MSG_WORDS];
+    for (uint32_t i = 0; i < AM_MAX_MSG_WORDS; i++) {
+        int64_t j = (int64_t)i + from;
+        w[i] = (set >> i & 1u) ? rt->send_setv[i]
+             : (j >= 0 && j < (int64_t)rt->cur->len) ? rt->cur->msg[j] : 0;
+    }
+    am_send(ctx, target, n, w);
 }
 
 /* ---- garbage collection (docs/gc.md) ----------------------------------------- */
@@ -742,8 +791,11 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
             am_trace_send(b, ev->target, ev->len, ev->msg);
             p = p + 1 == rt->cap ? 0 : p + 1;
         }
-        if (rt->has_become)
+        if (rt->has_become & BECOME_WHOLE)
             am_trace_become(b, rt->become_beh, rt->become_n, rt->become_state);
+        if (rt->has_become & BECOME_WORDS)
+            for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++)
+                if (rt->state_set >> i & 1u) am_trace_state(b, i, rt->state_setv[i]);
         if (rt->has_handler)
             am_trace_handler(b, rt->staged_handler);
     } else {
@@ -812,7 +864,8 @@ static NOINLINE void do_retry(am_rt *rt)
 }
 
 /* The test-only perturbation of a committing transaction (am_config): bit 0
- * of word 0 of its first send, else of its BECOME state, else of its first
+ * of word 0 of its first send, else of its BECOME state (or its lowest
+ * word staged by am_set_state), else of its first
  * CREATE's state. As always: a send carries all 8 staged words into the
  * queue (am_msg reads them), a BECOME or CREATE stores only its n words, so
  * a flipped word past n is not stored. */
@@ -820,8 +873,12 @@ static NOINLINE void perturb_commit(am_rt *rt)
 {
     if (rt->nsends) {
         rt->ring[ring_index(rt, rt->head + rt->count)].msg[0] ^= 1u;
-    } else if (rt->has_become) {
+    } else if (rt->has_become & BECOME_WHOLE) {
         if (rt->become_n) rt->become_state[0] ^= 1u;
+    } else if (rt->has_become) {
+        uint32_t i = 0;
+        while (!(rt->state_set >> i & 1u)) i++;
+        rt->state_setv[i] ^= 1u;   /* the lowest word am_set_state staged */
     } else if (rt->ncreates) {
         if (rt->creates[0].n) rt->creates[0].state[0] ^= 1u;
     }
@@ -844,8 +901,13 @@ INLINE void commit_effects(am_rt *rt)
     }
     if (rt->has_become) {
         actor *a = &rt->actors[SLOT_OF(rt->cur->target)];
-        a->beh = rt->become_beh;
-        memcpy(a->st, rt->become_state, sizeof a->st);
+        if (rt->has_become & BECOME_WHOLE) {
+            a->beh = rt->become_beh;
+            memcpy(a->st, rt->become_state, sizeof a->st);
+        }
+        if (rt->has_become & BECOME_WORDS)
+            for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++)
+                if (rt->state_set >> i & 1u) a->st[i] = rt->state_setv[i];
     }
     rt->count += rt->nsends;
     if (UNLIKELY(rt->has_handler)) rt->handler = rt->staged_handler;

@@ -90,6 +90,14 @@ void am_trace_become(am_trace_buf *b, am_beh beh, uint32_t n, const am_word *st)
     put_words(b, n, st);
 }
 
+void am_trace_state(am_trace_buf *b, uint32_t i, am_word w)
+{
+    put_s(b, " | state ");
+    put_dec(b, i);
+    put_c(b, ' ');
+    put_hex(b, w);
+}
+
 void am_trace_handler(am_trace_buf *b, am_ref handler)
 {
     put_s(b, " | handler ");

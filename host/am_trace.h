@@ -28,6 +28,9 @@ void am_trace_begin(am_trace_buf *b, uint64_t seq, int committed, am_ref target,
 void am_trace_new(am_trace_buf *b, am_ref ref, am_beh beh, uint32_t n, const am_word *st);
 void am_trace_send(am_trace_buf *b, am_ref target, uint32_t n, const am_word *msg);
 void am_trace_become(am_trace_buf *b, am_beh beh, uint32_t n, const am_word *st);
+/* " | state I W": am_set_state staged word I = W (after the BECOME, if any;
+ * one per word, in word order) */
+void am_trace_state(am_trace_buf *b, uint32_t i, am_word w);
 void am_trace_handler(am_trace_buf *b, am_ref handler);
 /* " | fault CAUSE CODE op OP VALUE": the cause, the am_fail code, the
  * operation that failed and the offending value (docs/trace-format.md). */

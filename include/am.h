@@ -73,6 +73,30 @@ void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg);
  * Faults: BAD_BEHAVIOR, STATE_TOO_LONG. */
 void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *state);
 
+/* ---- copy-free effects ---------------------------------------------------
+ * The same effects without copying words through the behavior: on the
+ * hardware each is one store, and the actor unit moves the words itself.
+ *
+ * Stage one word of self's next state: word i becomes w at commit; the
+ * behavior and the other words stay as staged so far -- as at dispatch, or
+ * as the last am_become left them (a later am_become replaces everything).
+ * Words between the state's length and i read 0. Fault: STATE_TOO_LONG when
+ * i is not below the state bound (op BECOME, value i + 1). */
+void am_set_state(am_ctx *ctx, uint32_t i, am_word w);
+
+/* Forward the message being handled: send n words, word i being message
+ * word i + from (0 where that is below 0 or not below the message's length),
+ * except the words set with am_send_word since the last send, which are
+ * sent as set. E.g. am_forward(ctx, t, am_msg_len(ctx), 0) passes the
+ * message on; am_send_word(ctx, 0, x) first replaces its word 0;
+ * am_forward(ctx, t, len - 1, 1) drops word 0; am_send_word(ctx, 0,
+ * am_self(ctx)) and am_forward(ctx, t, len + 1, -1) prepend self. Faults
+ * and checks: those of am_send. am_send_word's fault: MSG_TOO_LONG when i is
+ * not below the message bound (op SEND, value i + 1). Any send uses up the
+ * words set. */
+void am_send_word(am_ctx *ctx, uint32_t i, am_word w);
+void am_forward(am_ctx *ctx, am_ref target, uint32_t n, int32_t from);
+
 /* Abort the transaction with a program-chosen code. Does not return. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))

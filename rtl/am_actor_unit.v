@@ -133,7 +133,7 @@ module am_actor_unit #(
   wire                wr_acc, wr_do, rd_acc, rd_fast, busy_d;
   // am_unit_dp: the dispatch point commits as a COMMIT write would
   wire                dp_commit, dp_demand, d_nothing;
-  wire                a_send, a_create, a_become, a_abort, a_set_fh;
+  wire                a_send, a_fwd, a_create, a_become, a_abort, a_set_fh, w_fwd_from;
   wire                w_send_w, w_bec_w, bw_we, w_new_st, w_create, w_become, w_inject, w_spawn;
   wire                w_commit, w_abort, w_free, w_ctrl, w_behcnt, w_wdog, w_fh, w_gc_low;
   wire                w_gc_period, w_set_fh;
@@ -194,9 +194,16 @@ module am_actor_unit #(
   wire [CW-1:0]       ncreates;
   wire [$clog2(MAX_CREATES)-1:0] cre_idx;
   wire [SLOT_W-1:0]   cre_slot;
-  wire                become;
+  wire                become, become_set;
   wire [BEH_W-1:0]    become_beh;
-  wire [3:0]          become_n;
+  wire [3:0]          become_n, blen;
+  wire [STATE_WORDS-1:0] dirty;
+  // am_unit_fwd
+  wire                q_room, f_busy, f_busy_d, f_we, f_cw, f_done;
+  wire [MIW-1:0]      f_rd_idx, f_widx;
+  wire [QUEUE_AW-1:0] f_off;
+  wire [31:0]         f_wdata;
+  wire                pend_all = pending || f_busy;    // a checked operation or a FORWARD's copy
   wire                send_go, create_go, become_go;
   // am_dispatch
   wire                d_owns, d_open, d_idle, d_disp, d_chk_ok, d_dead, d_end, d_commit;
@@ -236,18 +243,18 @@ module am_actor_unit #(
     .mem_ready_o(mem_ready_o), .ready_d_o(ready_d_o),
     .wr_acc_o(wr_acc), .wr_do_o(wr_do), .rd_acc_o(rd_acc), .rd_fast_o(rd_fast),
     .owns_d_i(d_owns_d), .open_d_i(d_open_d),
-    .pend_d_i(pend_d), .tbl_ready_d_i(t_ready_d),
+    .pend_d_i(pend_d || f_busy_d), .tbl_ready_d_i(t_ready_d),
     .wd_hold_d_i(wd_hold_d), .wd_over_d_i(wd_over_d), .busy_d_o(busy_d),
     .owns_i(d_owns), .open_i(d_open),
-    .pending_i(pending), .tbl_ready_i(tbl_ready),
+    .pending_i(pend_all), .tbl_ready_i(tbl_ready),
     .wd_hold_i(wd_hold_q), .wd_fire_i(wd_over_fire),
-    .a_send_o(a_send), .a_create_o(a_create), .a_become_o(a_become),
+    .a_send_o(a_send), .a_fwd_o(a_fwd), .a_create_o(a_create), .a_become_o(a_become),
     .a_abort_o(a_abort), .a_set_fh_o(a_set_fh),
     .w_send_w_o(w_send_w), .w_bec_w_o(w_bec_w), .bw_we_o(bw_we), .w_new_st_o(w_new_st),
     .w_create_o(w_create), .w_become_o(w_become), .w_inject_o(w_inject), .w_spawn_o(w_spawn),
     .w_commit_o(w_commit), .w_abort_o(w_abort), .w_free_o(w_free), .w_ctrl_o(w_ctrl),
     .w_behcnt_o(w_behcnt), .w_wdog_o(w_wdog), .w_fh_o(w_fh), .w_gc_low_o(w_gc_low),
-    .w_gc_period_o(w_gc_period), .w_set_fh_o(w_set_fh));
+    .w_gc_period_o(w_gc_period), .w_set_fh_o(w_set_fh), .w_fwd_from_o(w_fwd_from));
 
   // The dispatch point: a `ret` to DISPATCH commits, and is answered with
   // the next behavior (am_unit_dp).
@@ -288,7 +295,8 @@ module am_actor_unit #(
     .q_count_i(q_count), .q_full_i(q_full),
     .peek_slot_i(peek_slot), .peek_fresh_i(peek_fresh), .peek_ok_i(peek_ok),
     .meta_rdata_i(meta_rdata[`AM_META_PEND:0]), .meta_used_i(meta_used), .p_gen_i(p_gen_q),
-    .w_inrange_o(w_inrange), .w_beh_ok_o(w_beh_ok), .commit_ok_o(commit_ok), .p_ref_ok_o(p_ref_ok),
+    .w_inrange_o(w_inrange), .w_beh_ok_o(w_beh_ok), .commit_ok_o(commit_ok), .q_room_o(q_room),
+    .p_ref_ok_o(p_ref_ok),
     .spawn_go_o(spawn_go), .pending_o(pending), .pend_d_o(pend_d),
     .t_send_o(t_send), .t_create_o(t_create), .t_spawn_o(t_spawn),
     .inject_ok_o(inject_ok), .free_ok_o(free_ok),
@@ -299,6 +307,16 @@ module am_actor_unit #(
     .meta_raddr_o(b_meta_raddr), .meta_we_o(b_meta_we), .meta_wdata_o(b_meta_wdata),
     .st_we_o(b_st_we),
     .bw_we_i(bw_we), .owns_i(d_owns), .gc_i(d_gc));
+
+  // FORWARD: a send whose words the unit copies from the message
+  am_unit_fwd #(.QUEUE_AW(QUEUE_AW), .MSG_WORDS(MSG_WORDS)) u_fwd (
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(d_txn_clear),
+    .w_send_w_i(w_send_w && d_open && ({1'b0, a[2:0]} < MSG_WORDS[3:0])), .widx_i(a[MIW-1:0]),
+    .w_from_i(w_fwd_from && d_open), .from_i(mem_wdata_i[4:0]),
+    .send_go_i(send_go), .fwd_i(a_fwd), .n_i(a_n), .off_i(q_off), .room_i(q_room), .len_i(d_len),
+    .ref_ok_i(p_ref_ok),
+    .busy_o(f_busy), .busy_d_o(f_busy_d), .rd_idx_o(f_rd_idx), .q_rdata_i(q_rdata),
+    .we_o(f_we), .off_o(f_off), .widx_o(f_widx), .wdata_o(f_wdata), .cw_o(f_cw), .done_o(f_done));
 
   // The checked reference's generation (am_unit_ext: every write's, for the
   // check in the next cycle) and GC_PERIOD (am_unit_gctrig) in one
@@ -344,11 +362,12 @@ module am_actor_unit #(
   // ---------------------------------------------------------------- queue, table, staging, sequencer, collector
   am_event_queue #(.QAW(QUEUE_AW), .MSG_WORDS(MSG_WORDS), .HDR_W(HDR_W), .TRACE(TRACE)) u_queue (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .wr_we_i(q_wr_we), .wr_off_i(q_off), .wr_idx_i(a[MIW-1:0]), .wr_data_i(mem_wdata_i),
+    .wr_we_i(q_wr_we || f_we), .wr_off_i(f_busy ? f_off : q_off),
+    .wr_idx_i(f_busy ? f_widx : a[MIW-1:0]), .wr_data_i(f_busy ? f_wdata : mem_wdata_i),
     .hw_we_i(hw_we), .hw_off_i(hw_off), .hw_data_i(hw_data),
     .commit_i(q_commit), .commit_n_i(q_commit_n), .pop_i(d_pop), .unpop_i(d_unpop),
     .gc_i(g_qsel), .gc_off_i(g_qoff), .gc_idx_i(g_qidx),
-    .hdr_o(q_hdr), .rd_idx_i(ra[MIW-1:0]), .rd_data_o(q_rdata),
+    .hdr_o(q_hdr), .rd_idx_i(f_busy ? f_rd_idx : ra[MIW-1:0]), .rd_data_o(q_rdata),
     .count_o(q_count), .empty_o(q_empty), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
     .tr_words_o(q_trw));
 
@@ -380,15 +399,17 @@ module am_actor_unit #(
     .create_slot_i(peek_slot), .create_go_o(create_go),
     .become_i(a_become), .become_n_i(a_n), .become_beh_ok_i(w_beh_ok),
     .become_beh_i(mem_wdata_i[BEH_W-1:0]), .become_go_o(become_go),
+    .bword_i(bw_we && d_open), .bword_idx_i(a[SIW-1:0]),
     .bfail_i(a_abort || set_fh_bad), .bfail_cause_i(set_fh_bad ? F_BAD_REF[3:0] : a_n), .bfail_fh_i(set_fh_bad),
     .afail_i(wd_fire), .afail_cause_i(wd_cause),
     .commit_i(c_commit), .qfull_i(!commit_ok),
     .cause_o(cause), .op_o(txn_op), .nsends_o(nsends), .ncreates_o(ncreates), .cre_idx_i(cre_idx),
-    .cre_slot_o(cre_slot), .become_o(become), .become_beh_o(become_beh), .become_n_o(become_n));
+    .cre_slot_o(cre_slot), .become_o(become), .become_set_o(become_set), .become_beh_o(become_beh),
+    .become_n_o(become_n), .dirty_o(dirty), .blen_o(blen));
 
   am_dispatch #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .META_W(META_W), .HDR_W(HDR_W),
                 .STATE_WORDS(STATE_WORDS), .MAX_CREATES(MAX_CREATES)) u_dispatch (
-    .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q && !wd_hold_q), .hold_i(pending),
+    .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q && !wd_hold_q), .hold_i(pend_all),
     .demand_i(dp_demand), .nothing_o(d_nothing),
     .fh_set_i(fh_set), .fh_slot_i(fh_q[SLOT_W-1:0]), .fh_gen_i(fh_q[31:16]),
     .fault_q_o(d_fault),
@@ -402,7 +423,8 @@ module am_actor_unit #(
     .commit_i(c_commit && commit_ok),
     .abort_i(w_abort || (c_commit && !commit_ok) || wd_fire),
     .ncreates_i(ncreates), .cre_idx_o(cre_idx), .cre_slot_i(cre_slot),
-    .become_i(become), .become_beh_i(become_beh), .become_n_i(become_n),
+    .become_i(become), .become_set_i(become_set), .become_beh_i(become_beh), .become_n_i(become_n),
+    .dirty_i(dirty), .blen_i(blen),
     .bw_rd_o(bw_rd), .bw_ridx_o(bw_ridx), .bw_rdata_i(bw_rdata), .txn_clear_o(d_txn_clear),
     .owns_o(d_owns), .open_o(d_open), .idle_o(d_idle), .seq_o(d_seq),
     .self_slot_o(d_self_slot), .self_gen_o(d_self_gen), .beh_o(d_beh), .len_o(d_len),
@@ -427,7 +449,8 @@ module am_actor_unit #(
   am_unit_trace #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .MSG_WORDS(MSG_WORDS), .TRACE(TRACE)) u_trace (
     .clk_i(clk_i), .rst_ni(rst_ni), .a_n_i(a_n), .wdata_i(mem_wdata_i), .wr_acc_i(wr_acc),
     .w_send_w_i(w_send_w), .w_new_st_i(w_new_st), .w_bec_w_i(w_bec_w), .w_become_i(w_become),
-    .become_go_i(become_go), .abort_code_i(abort_code), .set_fh_go_i(set_fh_go),
+    .become_go_i(become_go), .abort_code_i(abort_code), .set_fh_go_i(set_fh_go), .bw_we_i(bw_we),
+    .f_busy_i(f_busy), .f_cw_i(f_cw), .f_widx_i(f_widx), .f_wdata_i(f_wdata), .f_done_i(f_done),
     .t_send_i(t_send), .p_ref_ok_i(p_ref_ok), .inject_ok_i(inject_ok), .t_create_i(t_create),
     .t_spawn_i(t_spawn), .free_ok_i(free_ok), .p_slot_i(p_slot_q), .p_beh_i(p_beh_q),
     .p_n_i(p_n_q), .p_new_gen_i(p_new_gen),

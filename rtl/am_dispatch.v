@@ -16,8 +16,9 @@
 // * Finishing a transaction (commit_i / abort_i in RUN, or a dead target):
 //   CRE walks the created slots (read-modify-write of their meta words:
 //   commit -> live, abort -> previous generation, not pending), BEC (commit
-//   with a staged BECOME only) copies the n staged words into self's state
-//   and writes self's meta word, END restores the allocator (abort), pulses
+//   with a staged next state only: BECOME[n] and/or state words, am_txn)
+//   writes self's state -- the staged words, 0 for the others at or past the
+//   old length (BECOME: n), the rest kept -- and self's meta word, END restores the allocator (abort), pulses
 //   end_o, clears the staging and goes straight to FETCH if there is work.
 // * Fault delivery: an abort (of an event that was not itself a fault
 //   delivery) with a fault handler set goes from END to REDIR instead: the
@@ -101,9 +102,12 @@ module am_dispatch #(
   input  wire [CW-1:0]         ncreates_i,
   output wire [CIW-1:0]        cre_idx_o,
   input  wire [SLOT_W-1:0]     cre_slot_i,
-  input  wire                  become_i,
+  input  wire                  become_i,    // a next state is staged (am_txn) ...
+  input  wire                  become_set_i,// ... by BECOME[n]: behavior, n
   input  wire [BEH_W-1:0]      become_beh_i,
   input  wire [3:0]            become_n_i,
+  input  wire [STATE_WORDS-1:0] dirty_i,    // ... the words written
+  input  wire [3:0]            blen_i,      // ... its length so far
   output wire                  bw_rd_o,     // read the BECOME buffer (BEC)
   output wire [SIW-1:0]        bw_ridx_o,
   input  wire [31:0]           bw_rdata_i,
@@ -192,14 +196,20 @@ module am_dispatch #(
   // CRE: step k reads created slot k and writes back slot k-1.
   wire cre_last = (step_q == {{(4-CW){1'b0}}, ncreates_i});
   assign cre_idx_o = step_q[CIW-1:0];
-  // BEC: step i reads staged word i and writes word i-1.
-  wire bec_last = (step_q == become_n_i);
+  // BEC: step i reads staged word i and writes word i-1 -- the staged word,
+  // or 0 at or past the old length (zfrom), or nothing (kept). The next
+  // state's length: BECOME's n and the words written after it, or without
+  // a BECOME self's length and the words written.
+  wire [3:0] zfrom = become_set_i ? become_n_i : slen_o;
+  wire [3:0] blen  = (!become_set_i && slen_o > blen_i) ? slen_o : blen_i;
+  wire bec_last = (step_q == blen);
   assign bw_rd_o    = (state_q == S_BEC);
   assign bw_ridx_o  = step_q[SIW-1:0];
-  assign st_we_o    = (state_q == S_BEC) && (step_q != 4'd0);
-  wire [SIW-1:0] wi = step_q[SIW-1:0] - 1'b1;
+  wire [3:0]     wi4 = step_q - 1'b1;
+  wire [SIW-1:0] wi  = wi4[SIW-1:0];
+  assign st_we_o    = (state_q == S_BEC) && (step_q != 4'd0) && (dirty_i[wi] || wi4 >= zfrom);
   assign st_waddr_o = {self_slot_o, wi};
-  assign st_wdata_o = bw_rdata_i;
+  assign st_wdata_o = dirty_i[wi] ? bw_rdata_i : 32'd0;
 
   reg [SLOT_W-1:0] prev_slot_q;   // created slot read in the previous step
   wire [15:0] gen_back = (m_gen == 16'd1) ? 16'd0 : m_gen - 1'b1;
@@ -295,8 +305,8 @@ module am_dispatch #(
       meta_we_o    = 1'b1;
       meta_waddr_o = self_slot_o;
       meta_wdata_o = {META_W{1'b0}};
-      meta_wdata_o[`AM_META_SLEN_LSB +: `AM_META_SLEN_W] = become_n_i;
-      meta_wdata_o[`AM_META_BEH_LSB +: `AM_META_BEH_W]   = become_beh_i;
+      meta_wdata_o[`AM_META_SLEN_LSB +: `AM_META_SLEN_W] = blen;
+      meta_wdata_o[`AM_META_BEH_LSB +: `AM_META_BEH_W]   = become_set_i ? become_beh_i : beh_o;
       meta_wdata_o[`AM_META_PIN]                        = self_pin_q;
       meta_wdata_o[`AM_META_LIVE]                       = 1'b1;
       meta_wdata_o[`AM_META_GEN_LSB +: `AM_META_GEN_W]   = self_gen_o;

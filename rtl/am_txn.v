@@ -11,6 +11,16 @@
 //   SEND:   MSG_TOO_LONG, TOO_MANY_SENDS, then BAD_REF (resolved one cycle
 //           later through ref_chk_i / ref_ok_i by the caller);
 //   BECOME: BAD_BEHAVIOR, STATE_TOO_LONG (last BECOME wins);
+//   a state word (BECOME_W[i], am_set_state): none (i < STATE_WORDS: the
+//   bus drops the others).
+// * Self's next state: become_o says one is staged -- by BECOME[n]
+//   (become_set_o, behavior and n) or by state words alone --; dirty_o the
+//   words written since the last BECOME[n] (its own n words among them: the
+//   firmware writes them before it, and a BECOME[n] forgets the words at or
+//   past n), blen_o the next state's length so far (n, or the highest word
+//   written + 1, whichever is more). am_dispatch's BEC writes the dirty
+//   words, zeroes the others at or past the old length (without a BECOME:
+//   self's), keeps the rest.
 //   FAIL and the firmware's aborts via bfail_i, the unit's own (the
 //   watchdog) via afail_i; QUEUE_FULL via qfull_i when a commit is asked
 //   (commit_i: a COMMIT write, or the dispatch point, which is no bus write).
@@ -64,6 +74,8 @@ module am_txn #(
   input  wire                 become_beh_ok_i,
   input  wire [BEH_W-1:0]     become_beh_i,
   output wire                 become_go_o,
+  input  wire                 bword_i,     // a state word is written (BECOME_W[i], i < STATE_WORDS) ...
+  input  wire [SIW-1:0]       bword_idx_i, // ... word i
   // aborts: by a bus write (ABORT, a bad SET_HANDLER), by the unit itself
   // (the watchdog), and QUEUE_FULL at COMMIT
   input  wire                 bfail_i,
@@ -80,10 +92,14 @@ module am_txn #(
   output reg  [CW-1:0]        ncreates_o,
   input  wire [CIW-1:0]       cre_idx_i,
   output wire [SLOT_W-1:0]    cre_slot_o,
-  output reg                  become_o,
+  output wire                 become_o,
+  output reg                  become_set_o,
   output reg  [BEH_W-1:0]     become_beh_o,
-  output reg  [3:0]           become_n_o
+  output reg  [3:0]           become_n_o,
+  output reg  [STATE_WORDS-1:0] dirty_o,
+  output reg  [3:0]           blen_o
 );
+  localparam integer SIW = $clog2(STATE_WORDS);
   localparam integer SW  = $clog2(MAX_SENDS + 1);
   localparam integer CW  = $clog2(MAX_CREATES + 1);
   localparam integer CIW = $clog2(MAX_CREATES);
@@ -145,6 +161,9 @@ module am_txn #(
                         become_i ? O_BECOME :
                         bfail_i  ? (bfail_fh_i ? O_SET_HANDLER : O_ABORT) : O_COMMIT;
 
+  assign become_o = become_set_o || (dirty_o != {STATE_WORDS{1'b0}});
+  integer k;
+
   reg [SLOT_W-1:0] cre_q [0:MAX_CREATES-1];
   assign cre_slot_o = cre_q[cre_idx_i];
 
@@ -154,9 +173,11 @@ module am_txn #(
       op_o         <= 3'd0;
       nsends_o     <= {SW{1'b0}};
       ncreates_o   <= {CW{1'b0}};
-      become_o     <= 1'b0;
+      become_set_o <= 1'b0;
       become_beh_o <= {BEH_W{1'b0}};
       become_n_o   <= 4'd0;
+      dirty_o      <= {STATE_WORDS{1'b0}};
+      blen_o       <= 4'd0;
     end else begin
       if (ok && fault != 5'd0) begin
         cause_o <= fault;
@@ -165,9 +186,15 @@ module am_txn #(
       if (send_go_o) nsends_o <= nsends_o + 1'b1;
       if (create_go_o) ncreates_o <= ncreates_o + 1'b1;
       if (become_go_o) begin
-        become_o     <= 1'b1;
+        become_set_o <= 1'b1;
         become_beh_o <= become_beh_i;
         become_n_o   <= become_n_i;
+        for (k = 0; k < STATE_WORDS; k = k + 1)
+          if (k >= become_n_i) dirty_o[k] <= 1'b0;
+        blen_o       <= become_n_i;
+      end else if (bword_i && ok) begin
+        dirty_o[bword_idx_i] <= 1'b1;
+        if ({1'b0, bword_idx_i} >= blen_o) blen_o <= {1'b0, bword_idx_i} + 1'b1;
       end
     end
   end

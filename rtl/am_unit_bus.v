@@ -74,7 +74,8 @@ module am_unit_bus #(
   input  wire       wd_hold_i,
   input  wire       wd_fire_i,
   // the decode
-  output wire       a_send_o,     // 0x0C0 SEND[n]
+  output wire       a_send_o,     // 0x0C0 SEND[n], or 0x340 FORWARD[n] (a SEND to every check)
+  output wire       a_fwd_o,      // ... FORWARD[n]
   output wire       a_create_o,   // 0x100 CREATE[n]
   output wire       a_become_o,   // 0x140 BECOME[n]
   output wire       a_abort_o,    // 0x240 ABORT[cause]
@@ -96,7 +97,8 @@ module am_unit_bus #(
   output wire       w_fh_o,       // 0x2A0 FAULT_HANDLER
   output wire       w_gc_low_o,   // 0x2B0 GC_LOW
   output wire       w_gc_period_o,// 0x2B4 GC_PERIOD
-  output wire       w_set_fh_o
+  output wire       w_set_fh_o,
+  output wire       w_fwd_from_o  // 0x2D4 FWD_FROM
 );
   wire       wr = |mem_wstrb_i;
   wire [7:0] a  = a_i;
@@ -126,7 +128,8 @@ module am_unit_bus #(
   end
 
   // ---------------------------------------------------------------- decode
-  assign a_send_o      = `AM_AU_SEND_AT(a) && open_i;
+  assign a_send_o      = (`AM_AU_SEND_AT(a) || `AM_AU_FORWARD_AT(a)) && open_i;
+  assign a_fwd_o       = `AM_AU_FORWARD_AT(a) && open_i;
   assign a_create_o    = `AM_AU_CREATE_AT(a) && open_i;
   assign a_become_o    = `AM_AU_BECOME_AT(a) && open_i;
   assign a_abort_o     = `AM_AU_ABORT_AT(a) && open_i;
@@ -149,6 +152,7 @@ module am_unit_bus #(
   assign w_gc_low_o    = wr_do_o && `AM_AU_GC_LOW_AT(a);
   assign w_gc_period_o = wr_do_o && `AM_AU_GC_PERIOD_AT(a);
   assign w_set_fh_o    = wr_do_o && a_set_fh_o;
+  assign w_fwd_from_o  = wr_do_o && `AM_AU_FWD_FROM_AT(a);
 
   generate
     if (TRACE != 0) begin : g_check

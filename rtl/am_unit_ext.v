@@ -93,6 +93,7 @@ module am_unit_ext #(
   output wire                 w_inrange_o,
   output wire                 w_beh_ok_o,
   output wire                 commit_ok_o,
+  output wire                 q_room_o,     // one more staged send fits the queue
   output wire                 p_ref_ok_o,   // SEND's second cycle: the reference is good
   // the operation in flight
   output wire                 spawn_go_o,   // SPAWN's first cycle, it allocates
@@ -154,6 +155,7 @@ module am_unit_ext #(
   wire [QUEUE_AW-1:0] nsends_q = {{(QUEUE_AW-SW){1'b0}}, nsends_i};
   wire [QUEUE_AW:0] q_used    = {1'b0, q_count_i} + {1'b0, nsends_q};
   wire              q_room    = (q_used < QDEPTH[QUEUE_AW:0]);        // one more staged send fits
+  assign q_room_o = q_room;
   assign commit_ok_o = (cause_i == 5'd0) && (q_used <= QDEPTH[QUEUE_AW:0]);
 
   wire ext_free  = idle_i;                           // external operations allowed

@@ -11,9 +11,11 @@
 // * The record is combinational, valid in the cycle trace_valid_o is high:
 //   GC at a collection's end (GC_DEMAND when it ran on demand, for a
 //   retried transaction: docs/gc.md); DISPATCH (CHECK), COMMIT / ABORT (END); an
-//   accepted SEND (after its reference check), INJECT (its third cycle,
+//   accepted SEND (after its reference check; a FORWARD's at the end of
+//   its copy, am_unit_fwd, with the words copied), INJECT (its third cycle,
 //   the check passed), CREATE / SPAWN (their second cycle), BECOME (its
-//   write), FREE (its third cycle, the check passed), SET_HANDLER (its
+//   write), STATE (a state word's write, before the transaction's first
+//   fault), FREE (its third cycle, the check passed), SET_HANDLER (its
 //   write) -- at most one per cycle, in that order of precedence.
 // * Words at or beyond the record's length are 0. The FAIL code of an
 //   ABORT record is the transaction's (fault deliveries too: unlike
@@ -44,6 +46,14 @@ module am_unit_trace #(
   input  wire                   become_go_i,  // ... accepted (am_txn)
   input  wire                   abort_code_i, // an ABORT whose code is the FAIL code (am_unit_fault)
   input  wire                   set_fh_go_i,  // SET_HANDLER accepted
+  input  wire                   bw_we_i,      // a state word written (BECOME_W[i], i < STATE_WORDS)
+  // a FORWARD's copy (am_unit_fwd): running (its SEND's check cycle is
+  // not the record), a word copied, its last step
+  input  wire                   f_busy_i,
+  input  wire                   f_cw_i,
+  input  wire [MIW-1:0]         f_widx_i,
+  input  wire [31:0]            f_wdata_i,
+  input  wire                   f_done_i,
   // the checked operations (am_unit_ext)
   input  wire                   t_send_i,
   input  wire                   p_ref_ok_i,
@@ -88,6 +98,7 @@ module am_unit_trace #(
   output wire [3:0]             trace_op_o,
   output wire [31:0]            trace_value_o
 );
+  localparam integer MIW = $clog2(MSG_WORDS);
   generate
     if (TRACE != 0) begin : g_trace
       reg [31:0] sw_sh [0:7];   // last SEND_W words
@@ -112,6 +123,7 @@ module am_unit_trace #(
       end
       always @(posedge clk_i) begin
         if (w_send_w_i) sw_sh[a_n_i[2:0]] <= wdata_i;
+        if (f_cw_i)     sw_sh[f_widx_i] <= f_wdata_i;
         if (w_new_st_i) ns_sh[a_n_i[2:0]] <= wdata_i;
         if (w_bec_w_i)  bw_sh[a_n_i[2:0]] <= wdata_i;
         if (wr_acc_i)   p_ref_q <= wdata_i;
@@ -130,9 +142,10 @@ module am_unit_trace #(
           rf = self_ref_i; len = len_i;
           bf[BEH_W-1:0] = disp_i ? chk_beh_i : beh_i;
           for (i = 0; i < MSG_WORDS; i = i + 1) wds[32*i +: 32] = q_words_i[32*i +: 32];
-        end else if (t_send_i && p_ref_ok_i) begin
+        end else if ((t_send_i && p_ref_ok_i && !f_busy_i) || f_done_i) begin
           k = `AM_TRACE_SEND; rf = p_ref_q; len = p_n_i;
-          for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = sw_sh[i];
+          for (i = 0; i < 8; i = i + 1)   // (a FORWARD's last word is being copied now)
+            wds[32*i +: 32] = (f_cw_i && {29'd0, f_widx_i} == i) ? f_wdata_i : sw_sh[i];
         end else if (inject_ok_i) begin
           k = `AM_TRACE_INJECT; rf = p_ref_q; len = p_n_i;
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = sw_sh[i];
@@ -143,6 +156,8 @@ module am_unit_trace #(
         end else if (w_become_i && become_go_i) begin
           k = `AM_TRACE_BECOME; len = a_n_i; bf[BEH_W-1:0] = wdata_i[BEH_W-1:0];
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = bw_sh[i];
+        end else if (bw_we_i && open_i && cause_i == 5'd0) begin
+          k = `AM_TRACE_STATE; len = a_n_i & 4'd7; wds[31:0] = wdata_i;
         end else if (free_ok_i) begin
           k = `AM_TRACE_FREE; rf = p_ref_q;
         end else if (set_fh_go_i) begin
@@ -151,7 +166,7 @@ module am_unit_trace #(
           v = 1'b0;
         end
         for (i = 0; i < 8; i = i + 1)
-          if (i >= len) wds[32*i +: 32] = 32'd0;
+          if (i >= len && k != `AM_TRACE_STATE) wds[32*i +: 32] = 32'd0;
       end
       assign trace_valid_o = v;
       assign trace_kind_o  = k;
@@ -168,6 +183,7 @@ module am_unit_trace #(
     end else begin : g_notrace
       wire unused_trace_only = ^{clk_i, rst_ni, a_n_i, wdata_i, wr_acc_i, w_send_w_i, w_new_st_i,
                                  w_bec_w_i, w_become_i, become_go_i, abort_code_i, set_fh_go_i,
+                                 bw_we_i, f_busy_i, f_cw_i, f_widx_i, f_wdata_i, f_done_i,
                                  t_send_i, p_ref_ok_i, inject_ok_i, t_create_i, t_spawn_i,
                                  free_ok_i, p_slot_i, p_beh_i, p_n_i, p_new_gen_i, disp_i, end_i,
                                  commit_i, end_cause_i, end_op_i, open_i, cause_i, seq_i, self_ref_i, chk_beh_i, beh_i, len_i,

@@ -155,6 +155,8 @@ static void format_hw(const cosim_txn *t, am_trace_buf *b)
             am_trace_send(b, t->sends[i].target, t->sends[i].n, t->sends[i].msg);
         if (t->has_become)
             am_trace_become(b, t->become_beh, t->become_n, t->become_st);
+        for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++)
+            if (t->state_set >> i & 1u) am_trace_state(b, i, t->state_v[i]);
         if (t->has_handler)
             am_trace_handler(b, t->handler);
     } else {

@@ -38,6 +38,8 @@ typedef struct cosim_txn {
     am_beh become_beh;
     uint32_t become_n;
     am_word become_st[AM_MAX_STATE_WORDS];
+    uint32_t state_set;    /* state words staged after the last BECOME (am_set_state) */
+    am_word state_v[AM_MAX_STATE_WORDS];
     int has_handler;
     am_ref handler;
     uint32_t cause;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,6 +67,9 @@ void usage(FILE *f)
         "  --trace-out FILE   write every checked transaction line to FILE\n"
         "  --fst FILE         write an FST waveform (also: environment TRACE=1 ->\n"
         "                     build/sim/PROGRAM.fst)\n"
+        "  --profile FILE     write the cycles spent at each program counter of the core\n"
+        "                     to FILE (\"PC CYCLES\" lines; scripts/am_profile.py sums them\n"
+        "                     by function: docs/firmware.md, \"Where the cycles go\")\n"
         "  --perturb SEQ      test only: corrupt the reference runtime's transaction\n"
         "                     SEQ; the checker must report a divergence there\n"
         "  --ref-gc-period N  test only: the reference runtime alone collects every N\n"
@@ -193,7 +197,7 @@ int main(int argc, char **argv)
     uint64_t gc_low = 4, gc_period = 1024, ref_gc_period = ~0ull;
     bool gc_set = false;
     const char *name = nullptr, *trace_out_path = nullptr, *fst_path = nullptr;
-    const char *image_path = nullptr;
+    const char *image_path = nullptr, *profile_path = nullptr;
     bool quiet = false, list_behaviors = false;
     const NumOpt opts[] = {
         { "--max-cycles", &max_cycles, 1, UINT64_MAX, "a cycle count" },
@@ -226,6 +230,7 @@ int main(int argc, char **argv)
         else if (a == "--behaviors") list_behaviors = true;
         else if (a == "--trace-out") trace_out_path = need("--trace-out");
         else if (a == "--fst") fst_path = need("--fst");
+        else if (a == "--profile") profile_path = need("--profile");
         else if (const NumOpt *o = find_opt(a)) {
             if (!parse_num(*o, need(o->name))) return 2;
             if (o->dst == &gc_low || o->dst == &gc_period) gc_set = true;
@@ -267,6 +272,17 @@ int main(int argc, char **argv)
             return 2;
         }
         std::fclose(f);
+    }
+
+    FILE *profile = nullptr;
+    std::map<uint32_t, uint64_t> pc_cycles;
+    if (profile_path) {
+        profile = std::fopen(profile_path, "w");
+        if (!profile) {
+            std::fprintf(stderr, "am-sim: --profile %s: cannot write: %s\n", profile_path,
+                         std::strerror(errno));
+            return 2;
+        }
     }
 
     FILE *trace_out = nullptr;
@@ -339,6 +355,7 @@ int main(int argc, char **argv)
             if (!quiet) { std::putchar(top->con_byte_o); std::fflush(stdout); }
         }
         if (top->report_strobe_o) report.push_back(top->report_word_o);
+        if (profile) pc_cycles[top->rootp->am_soc__DOT__cpu__DOT__reg_pc]++;
         if (top->restart_o) restarts++;
         if (top->dbg_au_valid_o && in_txn && t_entry && top->dbg_au_we_o) {
             unsigned a = top->dbg_au_addr_o;
@@ -387,6 +404,11 @@ int main(int argc, char **argv)
                 txn.become_beh = top->trace_beh_o;
                 txn.become_n = len;
                 std::memcpy(txn.become_st, words, sizeof txn.become_st);
+                txn.state_set = 0;        // a BECOME replaces the words staged before it
+                break;
+            case AM_TRACE_STATE:
+                txn.state_set |= 1u << (top->trace_len_o & 7u);
+                txn.state_v[top->trace_len_o & 7u] = words[0];
                 break;
             case AM_TRACE_HANDLER:
                 txn.has_handler = 1;       // the last one wins, as for BECOME
@@ -439,6 +461,11 @@ int main(int argc, char **argv)
     if (fst) fst->close();
     top->final();
     if (trace_out) std::fclose(trace_out);
+    if (profile) {
+        for (const auto &pc : pc_cycles)
+            std::fprintf(profile, "%08x %llu\n", (unsigned)pc.first, (unsigned long long)pc.second);
+        std::fclose(profile);
+    }
 
     int rc = 0;
     if (diverged) {

@@ -3,7 +3,7 @@
 # tests (tests/program/run.sh).
 
 .PHONY: sim-test
-sim-test: sim
+sim-test: sim $(BUILD)/host/am-run
 	@tests/sim/run.sh $(SIM_DIR)/am-sim $(SIM_DIR)/tests
 
 # Random actor programs through the lockstep checker (tests/fuzz/fuzz.sh).

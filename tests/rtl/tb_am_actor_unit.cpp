@@ -46,12 +46,12 @@ struct Rec {
   }
 };
 static const char *kname[] = {"?", "DISPATCH", "CREATE", "SEND", "BECOME", "COMMIT", "ABORT", "SPAWN", "INJECT", "FREE",
-                              "HANDLER", "GC", "GC_DEMAND"};
+                              "HANDLER", "GC", "GC_DEMAND", "STATE"};
 static std::vector<Rec> got, want;
 static size_t checked = 0;
 static void prec(const char *t, const Rec &r) {
   printf("  %s %s seq=%u ref=%08x beh=%u len=%u cause=%u code=%08x op=%u value=%08x w=", t,
-         kname[r.kind < 12 ? r.kind : 0], r.seq, r.ref, r.beh, r.len, r.cause, r.code, r.op, r.value);
+         kname[r.kind < 14 ? r.kind : 0], r.seq, r.ref, r.beh, r.len, r.cause, r.code, r.op, r.value);
   for (int i = 0; i < 8; i++) printf("%x%s", r.w[i], i < 7 ? "," : "\n");
 }
 
@@ -173,6 +173,10 @@ struct Model {
   struct Cre { int slot; uint16_t gen; uint32_t beh; unsigned n; uint32_t w[8]; };
   std::vector<Cre> cre; std::vector<Ev> sends;
   bool bec; uint32_t bec_beh; unsigned bec_n; uint32_t bec_w[8];
+  // state words written since the last BECOME (am_set_state; a BECOME's
+  // own words among them), the next send's words written since the last
+  // send, and FWD_FROM (am_forward)
+  uint32_t sdirty = 0, sval[8] = {0}, fwd_set = 0, fwd_val[8] = {0}; int from_reg = 0;
   // garbage collection (docs/gc.md)
   unsigned gc_low = MAXC, gc_period = 1024, left = 1024;   // left: the period's count
   bool armed = true, fresh = false, retried = false;
@@ -229,6 +233,7 @@ struct Model {
       retried = fresh; fresh = false;
       snap_stk = stk; snap_next = next;
       cause = 0; code = 0; fop = 0; fval = 0; cre.clear(); sends.clear(); bec = false;
+      sdirty = 0; fwd_set = 0; from_reg = 0;
       Rec d = rec(1); d.ref = cur.target; d.len = cur.n;
       for (unsigned i = 0; i < cur.n; i++) d.w[i] = cur.w[i];
       if (!valid(cur.target)) {
@@ -255,6 +260,7 @@ struct Model {
     Ev e; e.target = target; e.n = n; memset(e.w, 0, sizeof e.w);
     for (unsigned i = 0; i < n; i++) e.w[i] = w[i];
     sends.push_back(e);
+    fwd_set = 0;               // any send uses up the words written for it
     Rec r = rec(3); r.ref = target; r.len = n; memcpy(r.w, e.w, sizeof r.w); want.push_back(r);
   }
   uint32_t create(uint32_t beh, unsigned n, const uint32_t *w) {
@@ -278,7 +284,26 @@ struct Model {
     if (n > SWD) return fault(5, O_BECOME, len_of(n));
     bec = true; bec_beh = beh; bec_n = n; memset(bec_w, 0, sizeof bec_w);
     for (unsigned i = 0; i < n; i++) bec_w[i] = w[i];
+    sdirty &= (1u << n) - 1;   // the words at or past n are forgotten
     Rec r = rec(4); r.beh = beh; r.len = n; memcpy(r.w, bec_w, sizeof r.w); want.push_back(r);
+  }
+  // a state word written (BECOME_W[i]): am_set_state, or a BECOME's word
+  void state_word(unsigned i, uint32_t w) {
+    if (cause || !open) return;
+    sdirty |= 1u << i; sval[i] = w;
+    Rec r = rec(13); r.len = i; r.w[0] = w; want.push_back(r);
+  }
+  // a SEND_W[i] write, and FORWARD: a send of words copied from the message
+  void send_word(unsigned i, uint32_t w) { if (open) { fwd_set |= 1u << i; fwd_val[i] = w; } }
+  void forward(uint32_t target, unsigned n) {
+    uint32_t w[8] = {0};
+    for (int i = 0; i < 8; i++) {
+      int j = i + from_reg;
+      w[i] = (fwd_set >> i & 1) ? fwd_val[i] : (j >= 0 && j < (int)cur.n) ? cur.w[j] : 0;
+    }
+    size_t ns = sends.size();
+    send(target, n, w);
+    if (sends.size() > ns) from_reg = 0;   // accepted: FWD_FROM used up
   }
   void fail(unsigned c, uint32_t cd) {
     if (!cause) { cause = c ? c : 1; code = (cause == 1) ? cd : 0; fop = O_ABORT; fval = cd; }
@@ -307,7 +332,17 @@ struct Model {
         Actor &a = t[c.slot]; a.gen = c.gen; a.live = true; a.beh = c.beh; a.pinned = false; a.slen = c.n;
         memset(a.st, 0, sizeof a.st); memcpy(a.st, c.w, sizeof c.w); live++;
       }
-      if (bec) { Actor &a = t[self_slot]; a.beh = bec_beh; a.slen = bec_n; memcpy(a.st, bec_w, sizeof bec_w); }
+      if (bec || sdirty) {
+        // the next state: the BECOME's (or self's), the words written after
+        // it; 0 at or past the old length, kept below it (docs/semantics.md)
+        Actor &a = t[self_slot];
+        unsigned zfrom = bec ? bec_n : a.slen, blen = bec ? bec_n : a.slen;
+        for (unsigned i = 0; i < 8; i++) if (sdirty >> i & 1 && i + 1 > blen) blen = i + 1;
+        if (bec) a.beh = bec_beh;
+        for (unsigned i = 0; i < 8; i++)
+          a.st[i] = (sdirty >> i & 1) ? sval[i] : (i >= zfrom || i >= blen) ? 0 : a.st[i];
+        a.slen = blen;
+      }
       for (auto &e : sends) q.push_back(e);
       if ((int)q.size() > hwm) hwm = q.size();
       commits++;
@@ -394,6 +429,7 @@ static void words_to(uint32_t base, unsigned n, uint32_t *w) {
 }
 static void op_send(uint32_t target, unsigned n) {
   uint32_t w[8] = {0}; words_to(SEND_W, n, w);
+  for (unsigned i = 0; i < n && i < 8; i++) M.send_word(i, w[i]);
   wr(SEND + 4 * (n > 15 ? 15 : n), target);
   M.send(target, n, w);
 }
@@ -407,8 +443,20 @@ static uint32_t op_create(uint32_t beh, unsigned n) {
 }
 static void op_become(uint32_t beh, unsigned n) {
   uint32_t w[8] = {0}; words_to(BECOME_W, n, w);
+  for (unsigned i = 0; i < n && i < 8; i++) M.state_word(i, w[i]);
   wr(BECOME + 4 * (n > 15 ? 15 : n), beh);
   M.become(beh, n, w);
+}
+// am_set_state: one state word
+static void op_set_state(unsigned i) {
+  uint32_t w = rnd(); wr(STATE + 4 * i, w); M.state_word(i, w);
+}
+// am_forward: some words written, FWD_FROM (-8..8), FORWARD[n]
+static void op_forward(uint32_t target, unsigned n) {
+  for (unsigned k = rn(3); k > 0; k--) { unsigned i = rn(8); uint32_t w = rnd(); wr(SEND_W + 4 * i, w); M.send_word(i, w); }
+  if (rn(2)) { int from = (int)rn(17) - 8; wr(FWD_FROM, (uint32_t)from & 31u); if (M.open) M.from_reg = from; }
+  wr(FORWARD + 4 * (n > 15 ? 15 : n), target);
+  M.forward(target, n);
 }
 static unsigned op_spawn(uint32_t beh, unsigned n, uint32_t *ref) {
   uint32_t w[8] = {0}; words_to(NEW_STATE, n, w);
@@ -743,7 +791,7 @@ static void gc_on_demand() {
     CHECK(read_event() == a, "the actor's step");
     uint32_t prev = M.t[a & 0xFFFF].st[0];
     for (int i = 0; i < 4; i++) prev = op_create1(3, prev);
-    wr(BECOME_W, prev); wr(BECOME + 4, 3); M.become(3, 1, &prev);
+    wr(BECOME_W, prev); M.state_word(0, prev); wr(BECOME + 4, 3); M.become(3, 1, &prev);
     op_send(a, 1);
     to_dp();
     check_trace("on demand: chain");
@@ -820,7 +868,7 @@ int main(int argc, char **argv) {
     CHECK(c_w == 1 && c_s == 1, "staging writes need no wait state");
     CHECK(c_d == 4, "dispatch point: accept+commit, END+FETCH, CHECK (answer), completion: 4 cycles, not %d", c_d);
     int c_rd = (rd(MSG), last_cycles);
-    wr(BECOME_W, 1); int c_bw = last_cycles; wr(BECOME + 4, 3); int c_b = last_cycles;
+    wr(BECOME_W, 1); int c_bw = last_cycles; M.state_word(0, 1); wr(BECOME + 4, 3); int c_b = last_cycles;
     uint32_t bw[1] = {1}; M.become(3, 1, bw);
     printf("cycles: register/MSG read %d, BECOME_W write %d, BECOME write %d\n", c_rd, c_bw, c_b);
     CHECK(c_b == 1 && c_bw == 1, "BECOME without wait states");
@@ -922,7 +970,8 @@ int main(int argc, char **argv) {
       if (op < 5) op_send(burst ? pick_live() : pick_target(), rn(15) == 0 ? 9 + rn(8) : rn(9));
       else if (op < 7) op_create(rn(9) == 0 ? 6 + rn(3) : rn(6), rn(12) == 0 ? 9 : rn(9));
       else if (op < 9) op_become(rn(9) == 0 ? 7 : rn(6), rn(12) == 0 ? 10 : rn(9));
-      else if (op == 9) { rd(STATE + 4 * rn(8)); }
+      else if (op == 9) { if (rn(2)) rd(STATE + 4 * rn(8)); else op_set_state(rn(8)); }
+      else if (op == 11) op_forward(burst ? pick_live() : pick_target(), rn(15) == 0 ? 9 + rn(8) : rn(9));
       else if (op == 10 && rn(4) == 0) { uint32_t cd = rnd(); unsigned c = rn(3) ? 1 : 11 + rn(5); wr(ABORT + 4 * c, cd); M.fail(c, cd); goto done; }
     }
     if (rn(40) == 0) { wr(CTRL, 0); M.run = false; }      // pause after this transaction

@@ -159,5 +159,19 @@ if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/si
   ok "fault-values: each fault's op and value on the console, as expected, in lockstep"
 else bad "fault-values" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/fault-values.expected | head -5)"; fi
 
+# the copy-free effects (tests/programs/prog_copyfree.c): every case's
+# output as expected -- the semantics, not only agreement -- on the host
+# runtime and on the SoC in lockstep (the trace compares each step's state
+# words and sends too)
+AMRUN=$(dirname "$SIM")/../host/am-run
+log=$OUT/copyfree-console.log
+"$SIM" copyfree > "$log" 2>&1; rc=$?
+got=$(grep -v '^\[\|^$' "$log")
+host=$("$AMRUN" copyfree 2>&1 | grep -v '^\[\|^$')
+if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/copyfree.expected)" ] &&
+   [ "$host" = "$got" ]; then
+  ok "copyfree: am_set_state, am_send_word, am_forward as expected on both sides, in lockstep"
+else bad "copyfree" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/copyfree.expected | head -5)"; fi
+
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
