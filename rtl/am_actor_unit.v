@@ -130,7 +130,7 @@ module am_actor_unit #(
 
   // ---------------------------------------------------------------- wires
   // am_unit_bus
-  wire                wr_acc, wr_do, rd_acc, rd_fast, busy_d;
+  wire                wr_acc, wr_do, rd_acc, busy_d;
   // am_unit_dp: the dispatch point commits as a COMMIT write would
   wire                dp_commit, dp_demand, d_nothing;
   wire                a_send, a_fwd, a_create, a_become, a_abort, a_set_fh, w_fwd_from;
@@ -235,13 +235,13 @@ module am_actor_unit #(
   wire [31:0] self_ref = {d_self_gen, {(16-SLOT_W){1'b0}}, d_self_slot};
 
   // ---------------------------------------------------------------- the bus, the registers
-  assign ra = rd_fast ? la_a_i : a;
+  assign ra = rd_la_i ? la_a_i : a;   // (no access is in progress in a look-ahead cycle)
 
   am_unit_bus #(.STATE_WORDS(STATE_WORDS), .TRACE(TRACE)) u_bus (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .mem_valid_i(mem_valid_i), .mem_wstrb_i(mem_wstrb_i), .a_i(a), .wr_next_i(wr_next_i), .rd_la_i(rd_la_i),
     .mem_ready_o(mem_ready_o), .ready_d_o(ready_d_o),
-    .wr_acc_o(wr_acc), .wr_do_o(wr_do), .rd_acc_o(rd_acc), .rd_fast_o(rd_fast),
+    .wr_acc_o(wr_acc), .wr_do_o(wr_do), .rd_acc_o(rd_acc),
     .owns_d_i(d_owns_d), .open_d_i(d_open_d),
     .pend_d_i(pend_d || f_busy_d), .tbl_ready_d_i(t_ready_d),
     .wd_hold_d_i(wd_hold_d), .wd_over_d_i(wd_over_d), .busy_d_o(busy_d),

@@ -9,13 +9,16 @@
 // Promises:
 // * A write completes in the cycle it is presented unless the unit is busy.
 //   A read completes in the cycle it is presented too when the unit is not
-//   busy in that cycle nor in the one before, the look-ahead cycle (rd_la_i):
-//   it starts then (rd_acc_o, with the look-ahead's address, rd_fast_o), as
-//   the core announces no access while one is in progress, and no state a
-//   register shows changes in a cycle the unit is not busy -- but the cycle
-//   counter, which a fast read of CYCLES sees one cycle early. Otherwise it
-//   starts in the cycle it is presented and completes in the next
-//   (rd_ready_q). While busy every access waits with mem_ready_o low.
+//   busy in the cycle before, the look-ahead cycle (rd_la_i): it starts then
+//   (rd_acc_o, with the look-ahead's address) -- the core
+//   announces no access while one is in progress, and no state a register
+//   shows changes at the end of a cycle the unit is not busy in, but the
+//   cycle counter, which a fast read of CYCLES sees one cycle early (and the
+//   watchdog's abort, after which the core is restarted anyway). Otherwise
+//   it starts in the cycle it is presented and completes in the next
+//   (rd_ready_q). While busy every access waits with mem_ready_o low. (The
+//   fast read looks at busy_q, a register, only: the look-ahead comes late
+//   in the cycle, from the core's next-PC logic.)
 // * The unit is busy while the sequencer owns the RAMs, a checked operation
 //   is in its second or third cycle, the allocator re-reads its stack top,
 //   or the watchdog fires:
@@ -55,8 +58,7 @@ module am_unit_bus #(
   output wire       ready_d_o,
   output wire       wr_acc_o,     // a write completes
   output wire       wr_do_o,      // ... and takes effect
-  output wire       rd_acc_o,     // a read starts ...
-  output wire       rd_fast_o,    // ... in the look-ahead cycle (its address is the look-ahead's)
+  output wire       rd_acc_o,     // a read starts (in the look-ahead cycle: at the look-ahead's address)
   // what makes the unit busy in the next cycle
   input  wire       owns_d_i,     // am_dispatch
   input  wire       open_d_i,
@@ -111,8 +113,7 @@ module am_unit_bus #(
   assign busy_d_o    = busy_d;
   assign wr_acc_o    = wr_acc_q;
   assign wr_do_o     = wr_acc_q && (!wd_hold_i || wd_addr);
-  assign rd_fast_o   = rd_la_i && !busy_q && !busy_d;
-  assign rd_acc_o    = rd_fast_o || (mem_valid_i && !wr && !busy_q && !rd_ready_q);
+  assign rd_acc_o    = (rd_la_i && !busy_q) || (mem_valid_i && !wr && !busy_q && !rd_ready_q);
   assign mem_ready_o = wr_acc_q || rd_ready_q;
   assign ready_d_o   = rd_acc_o || (wr_next_i && !busy_d);
   always @(posedge clk_i) begin
