@@ -7,12 +7,14 @@
 #define AM_CONSOLE_H
 
 #include "am.h"
+#include "am_link_wire.h"
 
 #define AM_CONSOLE_LINE_MAX 192u
 
 /* Format one console message (formats in am.h) into buf (at least
  * AM_CONSOLE_LINE_MAX bytes, not NUL-terminated); returns the byte count.
- * A message in no known format prints "<console: bad message len=N w0=XXXXXXXX>". */
+ * A valid export prints nothing (0 bytes); a message in no known format
+ * prints "<console: bad message len=N w0=XXXXXXXX>". */
 uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf);
 
 /* The console as the default fault handler: one line per fault delivery,
@@ -20,5 +22,17 @@ uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf);
  * (at most 177 bytes). */
 uint32_t am_console_format_fault(const am_fault_info *f, uint32_t len, const am_word *msg,
                                  char *buf);
+
+/* [AM_CON_EXPORT, name, ref] with name < AM_EXPORT_MAX (am.h). */
+int am_console_is_export(uint32_t len, const am_word *msg);
+
+/* The console device's behavior, the same code on the reference runtime and
+ * the firmware: a fault delivery prints its line (am_console_format_fault);
+ * a valid export prints nothing and BECOMEs the console with the updated
+ * table as its state (words past the last name in use are not stored);
+ * anything else is printed (am_console_format). With link_on the bytes go
+ * out as one CONSOLE frame (am_link_wire.h; none for an empty text), else
+ * as they are. */
+void am_console_run(am_ctx *ctx, int link_on, am_link_put_fn put, void *user);
 
 #endif /* AM_CONSOLE_H */
