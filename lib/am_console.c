@@ -132,3 +132,16 @@ void am_console_run(am_ctx *ctx, int link_on, am_link_put_fn put, void *user)
     if (link_on) am_link_emit(f, AM_LINK_CONSOLE, 0, n, put, user);
     else put(user, (const uint8_t *)text, n);
 }
+
+int am_link_proxy_run(am_ctx *ctx, int link_on, am_link_put_fn put, void *user)
+{
+    if (am_state(ctx, 0) != 0) return 0;
+    if (link_on) {
+        uint8_t f[AM_LINK_HDR + 4 * AM_MAX_MSG_WORDS + AM_LINK_CRC];
+        uint32_t n = am_msg_len(ctx);
+        if (n > AM_MAX_MSG_WORDS) n = AM_MAX_MSG_WORDS;
+        for (uint32_t i = 0; i < n; i++) am_link_put32(f + AM_LINK_HDR + 4 * i, am_msg(ctx, i));
+        am_link_emit(f, AM_LINK_REPLY, am_state(ctx, 1), 4 * n, put, user);
+    }
+    return 1;
+}

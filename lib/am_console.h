@@ -1,7 +1,9 @@
 /*
- * am_console.h — the console device's message formats turned into bytes.
- * Target-independent (no libc), shared by the host runtime's console and the
- * firmware's, so both print exactly the same bytes for the same message.
+ * am_console.h — the console device's message formats turned into bytes,
+ * and the built-in behaviors that talk to the outside: the console and the
+ * host link's ask proxy. Target-independent (no libc), shared by the host
+ * runtime and the firmware, so both send exactly the same bytes for the same
+ * message.
  */
 #ifndef AM_CONSOLE_H
 #define AM_CONSOLE_H
@@ -34,5 +36,13 @@ int am_console_is_export(uint32_t len, const am_word *msg);
  * out as one CONSOLE frame (am_link_wire.h; none for an empty text), else
  * as they are. */
 void am_console_run(am_ctx *ctx, int link_on, am_link_put_fn put, void *user);
+
+/* The ask proxy (AM_BEH_ASK with state [0, seq]; docs/link.md): with the
+ * link on, sends its message back as a REPLY frame with the ask's sequence
+ * number -- a function of its state and message alone, so the firmware and
+ * the reference runtime send the same bytes. Returns 0 when the actor is
+ * not a link proxy (state word 0 is not 0), else 1. The caller makes the
+ * actor a sink. */
+int am_link_proxy_run(am_ctx *ctx, int link_on, am_link_put_fn put, void *user);
 
 #endif /* AM_CONSOLE_H */

@@ -143,19 +143,6 @@ int am_link_rx_byte(am_link_rx *rx, uint8_t b)
     return r;
 }
 
-int am_link_proxy_run(am_ctx *ctx, int link_on, am_link_put_fn put, void *user)
-{
-    if (am_state(ctx, 0) != 0) return 0;
-    if (link_on) {
-        uint8_t f[AM_LINK_HDR + 4 * AM_MAX_MSG_WORDS + AM_LINK_CRC];
-        uint32_t n = am_msg_len(ctx);
-        if (n > AM_MAX_MSG_WORDS) n = AM_MAX_MSG_WORDS;
-        for (uint32_t i = 0; i < n; i++) am_link_put32(f + AM_LINK_HDR + 4 * i, am_msg(ctx, i));
-        am_link_emit(f, AM_LINK_REPLY, am_state(ctx, 1), 4 * n, put, user);
-    }
-    return 1;
-}
-
 int am_image_check(const uint8_t *img, uint32_t n, uint32_t max, am_image_info *info,
                    uint32_t *problem)
 {

@@ -6,6 +6,8 @@
  * Target-independent C (no libc, no allocation, fixed buffers): compiled
  * into the reference runtime, the host client, and every firmware image, so
  * that the machine's and the reference runtime's frames are the same bytes.
+ * The built-in behaviors that send frames (the console, the ask proxy) are
+ * in am_console.h.
  *
  * A frame before framing:
  *
@@ -218,15 +220,6 @@ static inline uint32_t am_link_rx_type(const am_link_rx *rx) { return rx->buf[0]
 static inline uint32_t am_link_rx_seq(const am_link_rx *rx) { return rx->buf[2] | (uint32_t)rx->buf[3] << 8; }
 static inline const uint8_t *am_link_rx_payload(const am_link_rx *rx) { return rx->buf + AM_LINK_HDR; }
 static inline uint32_t am_link_rx_len(const am_link_rx *rx) { return rx->frame - AM_LINK_HDR - AM_LINK_CRC; }
-
-/* ---- frames sent by behaviors ----------------------------------------------
- * The ask proxy (AM_BEH_ASK with state [0, seq]; docs/link.md): when the
- * link is on, sends its message back as a REPLY frame with the ask's
- * sequence number -- a function of its state and message alone, so the
- * firmware and the reference runtime send the same bytes. Returns 0 when
- * the actor is not a link proxy (state word 0 is not 0), else 1. The caller
- * makes the actor a sink. */
-int am_link_proxy_run(am_ctx *ctx, int link_on, am_link_put_fn put, void *user);
 
 /* ---- images (docs/programs.md, "The image") --------------------------------- */
 #define AM_IMAGE_MAGIC 0x31494D41u   /* "AMI1" */
