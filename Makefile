@@ -24,7 +24,8 @@ am_stamp = $(shell mkdir -p $(dir $(1)) && { [ -f $(1) ] && [ "$$(cat $(1))" = '
 
 # The runtime and the actor library, compiled for the host (build/host/libam.a).
 # Programs come from program folders (program.mk).
-RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c host/am_progset.c
+RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c host/am_progset.c host/am_link_target.c \
+            host/am_link.c
 LIB_SRC   := $(wildcard lib/*.c)
 HOST_HDR  := include/am.h include/am_iface.h include/am_iface.def $(wildcard host/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def)
 HOST_CFG  := $(call am_stamp,$(BUILD)/host/flags,$(CC) | $(CFLAGS_OPT) | $(CFLAGS_SAN))
@@ -106,7 +107,11 @@ $(BUILD)/host/am-run: host/am_run.c $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS
 	$(CC) $(CFLAGS_OPT) host/am_run.c $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS) \
 	  $(BUILD)/host/libam.a -o $@
 
-host: deps $(BUILD)/host/am-run
+# build/host/am-link: the host link's client (docs/link.md)
+$(BUILD)/host/am-link: host/am_link_main.c $(BUILD)/host/libam.a
+	$(CC) $(CFLAGS_OPT) host/am_link_main.c $(BUILD)/host/libam.a -o $@
+
+host: deps $(BUILD)/host/am-run $(BUILD)/host/am-link
 
 # Tests link the runtime and library; a test of a program folder's programs
 # names the folder (LT_PROGRAMS below) and links its set alone.
