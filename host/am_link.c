@@ -174,7 +174,7 @@ static void wbuf_put(void *user, const uint8_t *p, uint32_t n)
 static void encode(wbuf *w, uint32_t type, uint32_t seq, const uint8_t *payload, uint32_t n)
 {
     uint8_t f[AM_LINK_HDR + AM_LINK_IN_MAX + AM_LINK_CRC];
-    memcpy(f + AM_LINK_HDR, payload, n);
+    if (n) memcpy(f + AM_LINK_HDR, payload, n);
     w->n = 0;
     am_link_emit(f, type, seq, n, wbuf_put, w);
 }
@@ -450,6 +450,7 @@ static int start(am_link *l)
 static int made(am_link *l, int r, am_link **out)
 {
     if (r != AM_LINK_OK) {
+        if (l->o.counters) *l->o.counters = l->c;
         am_link_close(l);
         return r;
     }
@@ -514,6 +515,7 @@ int am_link_connect(const char *path, const am_link_opts *o, am_link **out)
 void am_link_close(am_link *l)
 {
     if (!l) return;
+    if (l->o.counters) *l->o.counters = l->c;
     if (l->fd >= 0) close(l->fd);
     free(l);
 }

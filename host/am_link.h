@@ -50,6 +50,10 @@ typedef struct am_link_opts {
     am_link_text_fn on_console;  /* console text from the machine (NULL: dropped) */
     am_link_reply_fn on_reply;   /* replies that match no ask of ours (NULL: dropped) */
     void *user;
+    /* when not NULL, receives the link's counters (am_link_host_counters_get)
+     * when it is closed, or when opening it failed after the port was open:
+     * a session that does not start says whether garbage came back */
+    struct am_link_host_counters *counters;
 } am_link_opts;
 void am_link_opts_default(am_link_opts *o);
 

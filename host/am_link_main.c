@@ -97,9 +97,11 @@ static int parse_word(const char *s, am_word *out)
 
 /* One line for a failure: what the machine or the line said, with the
  * context that helps. */
+static am_link_host_counters g_counters;   /* of a link that did not open */
+
 static int failed(am_link *l, int r, const char *what, uint32_t name, uint32_t problem)
 {
-    am_link_host_counters c = { 0 };
+    am_link_host_counters c = g_counters;
     if (l) am_link_host_counters_get(l, &c);
     switch (r) {
     case AM_LINK_E_NOT_EXPORTED:
@@ -212,6 +214,7 @@ int main(int argc, char **argv)
     int monitor = !strcmp(cmd, "monitor");
     o.on_console = monitor ? on_console_out : on_console_err;
     o.on_reply = monitor ? on_reply : NULL;
+    o.counters = &g_counters;
     am_link *l;
     int r = port ? am_link_open(port, &o, &l) : am_link_connect(sock, &o, &l);
     if (r != AM_LINK_OK) {

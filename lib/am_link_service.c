@@ -164,9 +164,6 @@ static void handle(am_link_svc *s)
 int am_link_svc_byte(am_link_svc *s, uint8_t b)
 {
     uint32_t consumed = ++ST(RX_BYTES);
-    /* the host may have no more than the FIFO in flight beyond what it was
-     * last told: a byte past that would have found a board's FIFO full */
-    if ((int32_t)(consumed - s->reported - AM_LINK_RX_FIFO) > 0) ST(OVER_CREDIT)++;
     int r = am_link_rx_byte(&s->rx, b);
     if (r != AM_LINK_RX_MORE) {
         ST(RX_FRAMES)++;

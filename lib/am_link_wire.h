@@ -139,7 +139,6 @@ enum am_link_image_problem {
     X(E_UNSUPPORTED,   "refused: unsupported") \
     X(INJECTED,        "messages injected (INJECT and ASK)") \
     X(LOADED,          "images loaded and started") \
-    X(OVER_CREDIT,     "bytes received beyond the credit granted (a board's FIFO may have lost them)") \
     X(TX_FRAMES,       "frames the service sent")
 /* The machine's counters, after the service's (the binding reads them). */
 #define AM_LINK_MACHINE_LIST(X) \

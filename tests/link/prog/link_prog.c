@@ -7,7 +7,8 @@
  *   1 COUNTER  [customer, n]     -> adds n; customer (unless AM_NIL) gets
  *                                   [messages, sum] -- an inject is
  *                                   [AM_NIL, n], an ask [n]
- *   2 SLOW     as COUNTER, after SLOW_SPIN iterations of busy work: a host
+ *   2 SLOW     as COUNTER, after SLOW_SPIN iterations of busy work, and it
+ *              takes 2 to 8 words (the rest is padding: big frames): a host
  *              flooding it fills the event queue (the link answers "busy")
  * A message of another length is a fault (am_fail 1), printed by the
  * console.
@@ -38,21 +39,21 @@ void link_echo(am_ctx *ctx)
     if (am_msg(ctx, 0) != AM_NIL) am_send(ctx, am_msg(ctx, 0), n - 1, w);
 }
 
-static void count(am_ctx *ctx, am_beh self_beh)
+static void count(am_ctx *ctx, am_beh self_beh, uint32_t max_len)
 {
-    if (am_msg_len(ctx) != 2) am_fail(ctx, 1);
+    if (am_msg_len(ctx) < 2 || am_msg_len(ctx) > max_len) am_fail(ctx, 1);
     am_word msgs = am_state(ctx, 0) + 1, sum = am_state(ctx, 1) + am_msg(ctx, 1);
     AM_BECOME(ctx, self_beh, msgs, sum);
     if (am_msg(ctx, 0) != AM_NIL) AM_SEND(ctx, am_msg(ctx, 0), msgs, sum);
 }
 
-void link_counter(am_ctx *ctx) { count(ctx, AMB_LINK_COUNTER); }
+void link_counter(am_ctx *ctx) { count(ctx, AMB_LINK_COUNTER, 2); }
 
 void link_slow(am_ctx *ctx)
 {
     volatile am_word spin = 0;
     while (spin < SLOW_SPIN) spin = spin + 1;
-    count(ctx, AMB_LINK_SLOW);
+    count(ctx, AMB_LINK_SLOW, AM_MAX_MSG_WORDS);
 }
 
 /* ---- link-exports: the rules of am_export, compared in lockstep ------------
