@@ -3,26 +3,17 @@
  */
 #include "am_link_wire.h"
 
-const char *am_link_error_name(uint32_t code)
-{
-    static const char *const names[AM_LINK_E_COUNT_] = {
-        "OK",
-#define AM_LINK_X_(name, value, doc) [value] = #name,
-        AM_LINK_ERROR_LIST(AM_LINK_X_)
+static const struct { const char *name, *text; } errors[AM_LINK_E_COUNT_] = {
+    { "OK", "ok" },
+#define AM_LINK_X_(name, value, doc) [value] = { #name, doc },
+    AM_LINK_ERROR_LIST(AM_LINK_X_)
 #undef AM_LINK_X_
-    };
-    return code < AM_LINK_E_COUNT_ ? names[code] : "?";
-}
+};
 
+const char *am_link_error_name(uint32_t code) { return code < AM_LINK_E_COUNT_ ? errors[code].name : "?"; }
 const char *am_link_error_text(uint32_t code)
 {
-    static const char *const text[AM_LINK_E_COUNT_] = {
-        "ok",
-#define AM_LINK_X_(name, value, doc) [value] = doc,
-        AM_LINK_ERROR_LIST(AM_LINK_X_)
-#undef AM_LINK_X_
-    };
-    return code < AM_LINK_E_COUNT_ ? text[code] : "unknown error";
+    return code < AM_LINK_E_COUNT_ ? errors[code].text : "unknown error";
 }
 
 const char *am_link_image_text(uint32_t detail)
