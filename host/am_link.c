@@ -53,6 +53,7 @@ typedef struct slot {
 
 struct am_link {
     int fd;
+    int socket;                /* a Unix socket: send() without SIGPIPE */
     am_link_opts o;
     am_link_rx rx;
     uint8_t rxbuf[AM_LINK_HDR + AM_LINK_OUT_MAX + AM_LINK_CRC];
@@ -142,7 +143,7 @@ int am_link_tty_raw(int fd, uint32_t baud)
 static int write_all(am_link *l, const uint8_t *p, size_t n)
 {
     while (n) {
-        ssize_t k = write(l->fd, p, n);
+        ssize_t k = l->socket ? send(l->fd, p, n, MSG_NOSIGNAL) : write(l->fd, p, n);
         if (k > 0) {
             p += k;
             n -= (size_t)k;
@@ -505,6 +506,7 @@ int am_link_connect(const char *path, const am_link_opts *o, am_link **out)
     struct sockaddr_un a = { .sun_family = AF_UNIX };
     if (strlen(path) >= sizeof a.sun_path) return made(l, AM_LINK_E_ARG, out);
     strcpy(a.sun_path, path);
+    l->socket = 1;
     l->fd = socket(AF_UNIX, SOCK_STREAM, 0);
     if (l->fd < 0 || connect(l->fd, (struct sockaddr *)&a, sizeof a) != 0)
         return made(l, errno == ENOENT ? AM_LINK_E_NO_DEVICE : AM_LINK_E_IO, out);

@@ -314,7 +314,8 @@ void am_link_io_out(void *user, const char *p, size_t n)
         return;
     }
     while (n) {
-        ssize_t k = write(io->fd, p, n);
+        /* a socket whose host went away must not kill us with SIGPIPE */
+        ssize_t k = io->listen_fd >= 0 ? send(io->fd, p, n, MSG_NOSIGNAL) : write(io->fd, p, n);
         if (k > 0) {
             p += k;
             n -= (size_t)k;

@@ -96,6 +96,7 @@ static void start_target(int socket_)
     target = fork();
     if (target == 0) {
         prctl(PR_SET_PDEATHSIG, SIGTERM);   /* no target outlives a crashed test */
+        signal(SIGPIPE, SIG_DFL);           /* as from a shell: not our SIG_IGN */
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); }
         execl(am_run, am_run, socket_ ? "--link-socket" : "--link", port, "link-echo", (char *)NULL);
@@ -137,12 +138,24 @@ static void close_link(am_link *l)
     am_link_close(l);
 }
 
-/* A fresh target and a link to it. */
+/* A host may come before the program has exported anything (the exports
+ * are the console's transactions after the boot's): wait for them. */
+static void wait_exports(am_link *l)
+{
+    am_ref e[AM_EXPORT_MAX] = { 0 };
+    uint64_t until = now_ms() + 2000;
+    while (l && e[2] == AM_NIL && now_ms() < until)
+        if (am_link_exports(l, e) != AM_LINK_OK) return;
+}
+
+/* A fresh target and a link to it, the program's exports made. */
 static am_link *fresh(void)
 {
     start_target(0);
     nconsole = 0;
-    return open_link();
+    am_link *l = open_link();
+    wait_exports(l);
+    return l;
 }
 
 static void stats(am_link *l, am_word s[AM_LINK_NSTATS])
@@ -731,6 +744,7 @@ TEST(unix_socket)
     for (int round = 0; round < 3; round++) {
         am_link *l = open_link_as(1);
         CHECK(l != NULL);
+        wait_exports(l);
         for (uint32_t i = 0; i < 100; i++) {
             am_word r[8];
             uint32_t n;
@@ -740,12 +754,24 @@ TEST(unix_socket)
         }
         close_link(l);
     }
+    /* a host that leaves before the console line its message causes (a
+     * fault) is written: the target must not die of the broken socket */
     am_link *l = open_link_as(1);
+    CHECK(l != NULL);
+    wire w;
+    frame_words(&w, AM_LINK_INJECT, 0x3333, 4, (const am_word[]){ COUNTER, 1, 2, 3 });
+    kill(target, SIGSTOP);   /* it reads the request only when the host is gone */
+    CHECK_EQ(am_link_write_raw(l, w.b, w.n), AM_LINK_OK);
+    close_link(l);
+    kill(target, SIGCONT);
+    sleep_ms(200);
+    l = open_link_as(1);
     CHECK(l != NULL);
     am_word m, s;
     CHECK_EQ(tally(l, COUNTER, &m, &s), 0);
     CHECK_EQ(m, 1);
     close_link(l);
+    CHECK_EQ(stop_target(), 0);      /* it was alive and exits 0 */
 }
 
 /* SHUTDOWN: acknowledged, then the target exits 0 and removes its link. */
