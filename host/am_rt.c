@@ -1107,7 +1107,7 @@ void am_builtin_sink(am_ctx *ctx) { (void)ctx; }
  * message to the ask in progress and becomes a sink, so a second reply is
  * accepted and ignored, visibly, in the trace. State [0, seq] (tickets are
  * never 0) is the host link's proxy of an ask: with the link on it frames
- * its message back (lib/am_link_wire.c, as the firmware does). */
+ * its message back (lib/am_console.c, as the firmware does). */
 void am_builtin_ask(am_ctx *ctx)
 {
     am_rt *rt = RT_OF(ctx);

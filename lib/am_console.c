@@ -1,5 +1,7 @@
 /*
- * am_console.c — console message formatting (see am_console.h).
+ * am_console.c — the console's message formats, and the built-in behaviors that
+ * talk to the outside: the console and the host link's ask proxy (see
+ * am_console.h).
  */
 #include "am_console.h"
 
