@@ -24,7 +24,8 @@ am_stamp = $(shell mkdir -p $(dir $(1)) && { [ -f $(1) ] && [ "$$(cat $(1))" = '
 
 # The runtime and the actor library, compiled for the host (build/host/libam.a).
 # Programs come from program folders (program.mk).
-RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c host/am_progset.c
+RT_SRC    := host/am_rt.c host/am_trace.c host/am_behaviors.c host/am_progset.c host/am_link_target.c \
+            host/am_link.c
 LIB_SRC   := $(wildcard lib/*.c)
 HOST_HDR  := include/am.h include/am_iface.h include/am_iface.def $(wildcard host/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def)
 HOST_CFG  := $(call am_stamp,$(BUILD)/host/flags,$(CC) | $(CFLAGS_OPT) | $(CFLAGS_SAN))
@@ -37,15 +38,17 @@ HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*
 help:
 	@echo "actormachine — make targets"
 	@echo "  make demo        the demo programs on the simulated SoC (Verilator), checked in lockstep against the reference runtime"
-	@echo "  make test        the whole test suite: host runtime + library (ASan/UBSan), bench-quick, RTL benches, lint, FuseSoC cores, lockstep co-simulation"
+	@echo "  make test        the whole test suite: host runtime + library (ASan/UBSan), bench-quick, RTL benches, lint, FuseSoC cores, lockstep co-simulation, host link"
 	@echo "  make run PROGRAM=DIR NAME=NAME [ARGS=...]      program NAME of folder DIR on the host runtime"
 	@echo "  make sim-run PROGRAM=DIR NAME=NAME [ARGS=...]  the same on the simulated SoC, in lockstep (docs/tutorial.md)"
-	@echo "  make host        build the reference runtime and build/host/am-run (the project's programs)"
+	@echo "  make host        build the reference runtime, build/host/am-run (the project's programs) and"
+	@echo "                   build/host/am-link (the host link's client, docs/link.md)"
 	@echo "  make host-test   runtime and actor-library tests only"
 	@echo "  make sim         build the SoC simulator build/sim/am-sim (am-sim --help) and the firmware"
 	@echo "  make sim-test    every program in lockstep + the checker's self-test"
 	@echo "  make firmware    the firmware images of the project's program folders (build/programs/*/fw/fw.hex)"
 	@echo "  make program-test  program folders as a user makes them: make run / sim-run, images, bad folders"
+	@echo "  make link-test   the host link end to end: am-link and the library against am-run --link (docs/link.md)"
 	@echo "  make fuzz N=1000 SEED=1   N random actor programs through the lockstep checker"
 	@echo "  make rtl-test    RTL unit benches only"
 	@echo "  make lint        verilator --lint-only -Wall on the actor unit; make sim-lint: the whole SoC"
@@ -85,6 +88,7 @@ include program.mk
 include fpga.mk
 include bench/bench.mk
 include tests/tests.mk
+include tests/link/link.mk
 
 # ---- host runtime -----------------------------------------------------------
 $(BUILD)/host/libam.a: $(RT_SRC) $(LIB_SRC) $(HOST_HDR) $(HOST_CFG) | deps
@@ -106,7 +110,11 @@ $(BUILD)/host/am-run: host/am_run.c $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS
 	$(CC) $(CFLAGS_OPT) host/am_run.c $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS) \
 	  $(BUILD)/host/libam.a -o $@
 
-host: deps $(BUILD)/host/am-run
+# build/host/am-link: the host link's client (docs/link.md)
+$(BUILD)/host/am-link: host/am_link_main.c $(BUILD)/host/libam.a
+	$(CC) $(CFLAGS_OPT) host/am_link_main.c $(BUILD)/host/libam.a -o $@
+
+host: deps $(BUILD)/host/am-run $(BUILD)/host/am-link
 
 # Tests link the runtime and library; a test of a program folder's programs
 # names the folder (LT_PROGRAMS below) and links its set alone.
@@ -122,6 +130,8 @@ $(BUILD)/tests/lib/test_bench_hw: LT_PROGRAMS := bench/workloads
 $(BUILD)/tests/lib/test_programs $(BUILD)/tests/lib/test_gc: $(BUILD)/programs/tests/programs/host-san/libprog.a
 $(BUILD)/tests/lib/test_demos: $(BUILD)/programs/demos/host-san/libprog.a
 $(BUILD)/tests/lib/test_bench_hw: $(BUILD)/programs/bench/workloads/host-san/libprog.a
+$(BUILD)/tests/lib/test_link_console: LT_PROGRAMS := tests/link/prog
+$(BUILD)/tests/lib/test_link_console: $(BUILD)/programs/tests/link/prog/host-san/libprog.a
 
 host-test: deps $(HOST_TESTS) $(BUILD)/host/am-run
 	@scripts/run-suites.sh host $(HOST_TESTS) tests/host/flags.sh
@@ -143,6 +153,7 @@ test: deps
 	@$(MAKE) --no-print-directory rtl-test lint sim-lint fusesoc-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory sim-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory program-test 2>&1 | tee -a $(BUILD)/test.log
+	@$(MAKE) --no-print-directory link-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory fuzz-ci 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory fpga-test 2>&1 | tee -a $(BUILD)/test.log
 	@scripts/run-suites.sh --total $(BUILD)/test.log

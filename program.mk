@@ -12,11 +12,12 @@
 #   fw/fw.hex           its firmware image: firmware + library + folder only
 #   am-run, am-sim      runners linked with this folder's set alone
 #
-# The project's own folders are demos/, tests/programs/ and bench/workloads/;
-# build/host/am-run and build/sim/am-sim are linked with all three.
+# The project's own folders are demos/, tests/programs/, bench/workloads/ and
+# tests/link/prog/ (the host link's); build/host/am-run and build/sim/am-sim
+# are linked with all of them.
 
 AM_PROGRAM_PY    := python3 scripts/am_program.py
-PROJECT_PROGRAMS := demos tests/programs bench/workloads
+PROJECT_PROGRAMS := demos tests/programs bench/workloads tests/link/prog
 # the stack every image keeps below the top of RAM at the least (bytes)
 FW_STACK_MIN     ?= 2048
 FW_CFG := $(call am_stamp,$(BUILD)/programs/fw-flags,$(RV_PREFIX) | $(FW_CFLAGS) | $(FW_RAM) | $(FW_STACK_MIN))
@@ -99,7 +100,7 @@ firmware: deps $(PROJECT_IMAGES)
 $(BUILD)/host/progsets.c: FORCE
 	@$(call am_progsets_c,$@,$(PROJECT_PROGRAMS))
 
-# build/sim/am-sim: the model with the project's three folders
+# build/sim/am-sim: the model with the project's folders
 $(SIM_DIR)/am-sim: $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS) $(SIM_MODEL) $(SIM_DIR)/am_cosim.o \
     $(BUILD)/host/libam.a
 	$(call am_sim_link,$@,$(BUILD)/host/progsets.c,$(PROJECT_HOST_LIBS))

@@ -68,6 +68,7 @@ extern void (*fw_device_fn)(void);   /* serves the DEVICE entry (fw_main.c) */
 void fw_console_beh(am_ctx *ctx);
 void fw_sink_beh(am_ctx *ctx);
 void fw_ask_beh(am_ctx *ctx);
+extern uint32_t fw_link_on;                  /* the host link is on (set at boot) */
 
 /* ---- entry points ------------------------------------------------------------- */
 void fw_main(void);

@@ -212,20 +212,32 @@ void fw_trap(uint32_t why, uint32_t pc)
 
 /* ---- built-in behaviors (ids 0..2), as the host runtime has them ---------- */
 
-void fw_console_beh(am_ctx *ctx)
+/* The host link is on (docs/link.md): console output and ask replies leave
+ * as frames. Set at boot, never by traffic; 0 until the link's binding sets
+ * it. An image built with FW_LINK=0 (a board with no room for the link)
+ * has no framing code and ignores it. */
+#ifndef FW_LINK
+#define FW_LINK 1
+#endif
+#define LINK_ON (FW_LINK && fw_link_on != 0)
+uint32_t fw_link_on;
+
+static __attribute__((noinline)) void fw_put(void *user, const uint8_t *p, uint32_t n)
 {
-    am_word msg[AU_WORDS];
-    char buf[AM_CONSOLE_LINE_MAX];
-    uint32_t len = am_msg_len(ctx);
-    for (uint32_t i = 0; i < AU_WORDS; i++) msg[i] = am_msg(ctx, i);
-    am_fault_info f;
-    uint32_t n = am_fault(ctx, &f) ? am_console_format_fault(&f, len, msg, buf)
-                                   : am_console_format(len, msg, buf);
-    for (uint32_t i = 0; i < n; i++) fw_putc(buf[i]);
+    (void)user;
+    while (n--) fw_putc((char)*p++);
 }
+
+/* The shared console (lib/am_console.c): the same bytes as the host's. */
+void fw_console_beh(am_ctx *ctx) { am_console_run(ctx, LINK_ON, fw_put, 0); }
 
 void fw_sink_beh(am_ctx *ctx) { (void)ctx; }
 
-/* On the host this is the one-shot customer of am_ask; the firmware has no
- * asker, so it only does what the host's does to the actor: become a sink. */
-void fw_ask_beh(am_ctx *ctx) { am_become(ctx, AM_BEH_SINK, 0, 0); }
+/* On the host this is also the one-shot customer of am_ask; here it is the
+ * link's ask proxy (state [0, seq]), which frames its message back when the
+ * link is on, and, like every ASK actor, becomes a sink. */
+void fw_ask_beh(am_ctx *ctx)
+{
+    am_link_proxy_run(ctx, LINK_ON, fw_put, 0);
+    am_become(ctx, AM_BEH_SINK, 0, 0);
+}

@@ -1151,24 +1151,31 @@ static void out_bytes(am_rt *rt, const char *p, size_t n)
     else fwrite(p, 1, n, stdout);
 }
 
+static void put_bytes(void *user, const uint8_t *p, uint32_t n)
+{
+    out_bytes(user, (const char *)p, n);
+}
+
+/* The shared console (lib/am_console.c): the same bytes as the firmware's. */
 void am_builtin_console(am_ctx *ctx)
 {
-    char buf[AM_CONSOLE_LINE_MAX];
     am_rt *rt = RT_OF(ctx);
-    am_fault_info f;
-    out_bytes(rt, buf, am_fault(ctx, &f) ? am_console_format_fault(&f, rt->cur->len, rt->cur->msg, buf)
-                                         : am_console_format(rt->cur->len, rt->cur->msg, buf));
+    am_console_run(ctx, rt->cfg.link != 0, put_bytes, rt);
 }
 
 void am_builtin_sink(am_ctx *ctx) { (void)ctx; }
 
 /* The one-shot customer of am_ask: state[0] is its ticket. It hands its
  * message to the ask in progress and becomes a sink, so a second reply is
- * accepted and ignored, visibly, in the trace. */
+ * accepted and ignored, visibly, in the trace. State [0, seq] (tickets are
+ * never 0) is the host link's proxy of an ask: with the link on it frames
+ * its message back (lib/am_console.c, as the firmware does). */
 void am_builtin_ask(am_ctx *ctx)
 {
     am_rt *rt = RT_OF(ctx);
-    if (am_state(ctx, 0) == rt->ask_ticket && rt->ask_ticket != 0) {
+    if (am_link_proxy_run(ctx, rt->cfg.link != 0, put_bytes, rt)) {
+        /* a link proxy: nothing for am_ask */
+    } else if (am_state(ctx, 0) == rt->ask_ticket && rt->ask_ticket != 0) {
         rt->ask_done = 1;
         rt->ask_len = rt->cur->len;
         memcpy(rt->ask_reply, rt->cur->msg, sizeof rt->ask_reply);

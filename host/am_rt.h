@@ -108,6 +108,11 @@ typedef struct am_config {
      * if it aborts (nothing if it commits with no effect) -- a deliberate
      * divergence that the lockstep checker must catch. */
     uint64_t test_perturb_seq;
+    /* The host link is on (docs/link.md; am-run --link): console output and
+     * ask replies leave as frames (am_link_wire.h) through on_output, exactly
+     * as the firmware sends them with its link on. Decided when the runtime
+     * is made, never by traffic. Default 0: plain console text. */
+    uint32_t link;
 } am_config;
 
 /* Defaults: the hardware's default parameters (docs/actor-unit.md). */

@@ -15,14 +15,23 @@
  * on stdout so that the order is deterministic.
  * Exit status (--help): 0 the queue drained, 1 a runtime error, 2 a usage
  * error, 3 the dispatch budget ran out -- the same codes as am-sim's.
+ *
+ * With --link PATH it is a target of the host link (docs/link.md): the
+ * program runs, and between transactions the link service takes what a
+ * host sends on a pseudo-terminal linked at PATH (am-link --port PATH); the
+ * console's output and the asks' replies go there as frames. It goes on
+ * serving when the queue drains, until a host asks it to shut down or it
+ * gets SIGINT or SIGTERM (exit 0).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "am_rt.h"
+#include "am_link_target.h"
 #include "am_progset.h"
+#include "am_rt.h"
 
 /* Exit status, the same as am-sim's (sim/am_sim_main.cpp). */
 enum { EXIT_RAN = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_STOPPED = 3 };
@@ -55,6 +64,11 @@ static void usage(FILE *f)
         "  --behaviors        print the program's behavior table (id, name) and exit:\n"
         "                     the names of the b<id> in traces and fault lines\n"
         "  --quiet            no counters at the end\n"
+        "  --link PATH        serve the host link on a pseudo-terminal linked at PATH\n"
+        "                     (am-link --port PATH; docs/link.md): console output and\n"
+        "                     replies go there as frames; runs until am-link shutdown,\n"
+        "                     SIGINT or SIGTERM (--max does not apply)\n"
+        "  --link-socket PATH the same on a Unix socket at PATH (am-link --connect PATH)\n"
         "exit status: 0 the queue drained, 1 a runtime error, 2 a usage error (option,\n"
         "program name, file), 3 stopped: the --max budget ran out\n");
 }
@@ -66,6 +80,69 @@ static void on_fault(void *user, const am_fault_record *rec)
     (void)user;
     fflush(stdout);
     am_fault_print_named(stdout, rec, g_set->behaviors, g_set->nbehaviors);
+}
+
+static void print_counters(const char *name, am_rt *rt)
+{
+    am_counters c;
+    am_get_counters(rt, &c);
+    printf("\n[%s] dispatches=%llu commits=%llu aborts=%llu faults=%llu "
+           "queue-high-water=%u live=%u\n", name,
+           (unsigned long long)c.dispatches, (unsigned long long)c.commits,
+           (unsigned long long)c.aborts, (unsigned long long)c.faults,
+           (unsigned)c.queue_high_water, (unsigned)c.live);
+    printf("[%s] gc: runs=%llu reclaimed=%llu live-after-gc-max=%u free=%u\n", name,
+           (unsigned long long)c.gc_runs, (unsigned long long)c.gc_reclaimed,
+           (unsigned)c.gc_live_max, (unsigned)c.free);
+}
+
+static volatile sig_atomic_t g_stop;
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+/* --link / --link-socket: the program as a link target until a shutdown
+ * request or a signal. */
+static int run_link(const am_config *cfg, const am_progset *set, const am_program *d, uint32_t arg,
+                    const char *path, int socket, int quiet)
+{
+    char err[300];
+    am_link_io io;
+    if (am_link_io_open(&io, path, socket, err, sizeof err)) {
+        fprintf(stderr, "am-run: --link: %s\n", err);
+        return EXIT_USAGE;
+    }
+    am_link_target_cfg tc = { .rt = *cfg, .set = set, .boot = d->boot, .arg = arg,
+                              .out = am_link_io_out, .out_user = &io, .log = stdout };
+    am_link_target *t;
+    am_status s = am_link_target_new(&tc, &t);
+    if (s != AM_OK) {
+        fprintf(stderr, "am-run: %s\n", am_strerror(s));
+        am_link_io_close(&io);
+        return EXIT_FAILED;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    printf("am-run: %s serves the host link on %s, %s (am-link %s %s)\n", d->name, path,
+           socket ? "a Unix socket" : "a pseudo-terminal", socket ? "--connect" : "--port", path);
+    fflush(stdout);
+    int r = am_link_serve(t, &io, &g_stop);
+    if (r != 0) fprintf(stderr, "am-run: the link on %s failed\n", path);
+    if (!quiet) {
+        am_word st[AM_LINK_NSTATS];
+        am_link_target_stats(t, st);
+        print_counters(am_link_target_set(t) == set ? d->name : "loaded", am_link_target_rt(t));
+        printf("[link]");
+        for (uint32_t i = 0; i < AM_LINK_NSERVICE_STATS_; i++)
+            if (st[i]) printf(" %s=%u", am_link_stat_name(i), (unsigned)st[i]);
+        printf(" FIFO_LOST=%u output-dropped=%llu\n", (unsigned)st[AM_LINK_S_FIFO_LOST],
+               (unsigned long long)io.dropped);
+    }
+    am_link_target_free(t);
+    am_link_io_close(&io);
+    return r ? EXIT_FAILED : EXIT_RAN;
 }
 
 /* The numeric options: where each goes, its range, and what the range is. */
@@ -96,7 +173,8 @@ int main(int argc, char **argv)
 {
     am_config cfg;
     am_config_default(&cfg);
-    const char *trace_path = NULL, *name = NULL;
+    const char *trace_path = NULL, *name = NULL, *link_path = NULL;
+    int link_socket = 0;
     uint32_t max = 1000000, arg = 0;
     int quiet = 0, list_behaviors = 0;
     const num_opt opts[] = {
@@ -133,6 +211,10 @@ int main(int argc, char **argv)
             quiet = 1;
         } else if (!strcmp(a, "--behaviors")) {
             list_behaviors = 1;
+        } else if (!strcmp(a, "--link") || !strcmp(a, "--link-socket")) {
+            if (++i == argc) { fprintf(stderr, "am-run: %s needs a path\n", a); return EXIT_USAGE; }
+            link_path = argv[i];
+            link_socket = !strcmp(a, "--link-socket");
         } else if (!strcmp(a, "--trace")) {
             if (++i == argc) { fprintf(stderr, "am-run: --trace needs a file\n"); return EXIT_USAGE; }
             trace_path = argv[i];
@@ -175,6 +257,12 @@ int main(int argc, char **argv)
         cfg.trace = trace;
     }
 
+    if (link_path) {
+        int rc = run_link(&cfg, set, d, arg, link_path, link_socket, quiet);
+        if (trace && trace != stderr) fclose(trace);
+        return rc;
+    }
+
     am_rt *rt;
     am_status s = am_rt_new(&cfg, &rt);
     if (s != AM_OK) { fprintf(stderr, "am-run: %s\n", am_strerror(s)); return EXIT_USAGE; }
@@ -186,16 +274,7 @@ int main(int argc, char **argv)
 
     am_counters c;
     am_get_counters(rt, &c);
-    if (!quiet)
-        printf("\n[%s] dispatches=%llu commits=%llu aborts=%llu faults=%llu "
-               "queue-high-water=%u live=%u\n", d->name,
-               (unsigned long long)c.dispatches, (unsigned long long)c.commits,
-               (unsigned long long)c.aborts, (unsigned long long)c.faults,
-               (unsigned)c.queue_high_water, (unsigned)c.live);
-    if (!quiet)
-        printf("[%s] gc: runs=%llu reclaimed=%llu live-after-gc-max=%u free=%u\n", d->name,
-               (unsigned long long)c.gc_runs, (unsigned long long)c.gc_reclaimed,
-               (unsigned)c.gc_live_max, (unsigned)c.free);
+    if (!quiet) print_counters(d->name, rt);
     int rc = 0;
     if (s == AM_E_LIMIT) {
         fprintf(stderr, "am-run: stopped after %u dispatches with %u events queued\n",

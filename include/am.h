@@ -145,6 +145,7 @@ void am_set_fault_handler(am_ctx *ctx, am_ref handler);
  *   [AM_CON_INT, v]                    v as a signed decimal
  *   [AM_CON_UINT, v]                   v as an unsigned decimal
  *   [AM_CON_HEX, v]                    v as 8 lowercase hex digits
+ *   [AM_CON_EXPORT, name, ref]         prints nothing: an export (below)
  * Any other message is printed as "<console: bad message ...>" (never lost).
  * The helpers below split text into as many sends as needed (each counts
  * against the per-transaction send bound). */
@@ -152,12 +153,25 @@ void am_set_fault_handler(am_ctx *ctx, am_ref handler);
 #define AM_CON_INT  2u
 #define AM_CON_UINT 3u
 #define AM_CON_HEX  4u
+#define AM_CON_EXPORT 5u
 #define AM_CON_TEXT_MAX 28u
 
 void am_print(am_ctx *ctx, const char *text);
 void am_print_int(am_ctx *ctx, int32_t v);
 void am_print_uint(am_ctx *ctx, uint32_t v);
 void am_print_hex(am_ctx *ctx, uint32_t v);
+
+/* ---- exports: the actors a host may address over the link -----------------
+ * [AM_CON_EXPORT, name, ref] to the console makes ref the actor the host
+ * link (docs/link.md) delivers to under name (0..AM_EXPORT_MAX-1); AM_NIL
+ * withdraws the name. It is a SEND like any other, so an aborted behavior
+ * exports nothing. The console keeps the table as its state words (word
+ * name = ref): exported actors are roots of the garbage collector, and
+ * every change is the console's BECOME, compared in lockstep. A valid
+ * export prints nothing; a malformed one prints the console's
+ * "<console: bad message ...>" line. The host can reach no other actor. */
+#define AM_EXPORT_MAX 8u
+void am_export(am_ctx *ctx, am_word name, am_ref ref);
 
 /* ---- fault causes ---------------------------------------------------------
  * Shared by the reference runtime and the hardware (the numbers appear in

@@ -1,7 +1,13 @@
 /*
- * am_console.c — console message formatting (see am_console.h).
+ * am_console.c — the console's message formats, and the built-in behaviors that
+ * talk to the outside: the console and the host link's ask proxy (see
+ * am_console.h).
  */
 #include "am_console.h"
+
+#include "am_link_wire.h"
+
+_Static_assert(AM_CONSOLE_LINE_MAX <= AM_LINK_OUT_MAX, "a console line fits one CONSOLE frame");
 
 static uint32_t put_udec(char *buf, uint32_t v)
 {
@@ -84,6 +90,8 @@ uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf)
         n = put_udec(buf, v);
     } else if (len == 2 && w0 == AM_CON_HEX) {
         n = put_hex(buf, v);
+    } else if (am_console_is_export(len, msg)) {
+        n = 0;
     } else {
         n = put_str(buf, "<console: bad message len=");
         n += put_udec(buf + n, len);
@@ -92,4 +100,50 @@ uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf)
         buf[n++] = '>';
     }
     return n;
+}
+
+int am_console_is_export(uint32_t len, const am_word *msg)
+{
+    return len == 3 && msg[0] == AM_CON_EXPORT && msg[1] < AM_EXPORT_MAX;
+}
+
+void am_console_run(am_ctx *ctx, int link_on, am_link_put_fn put, void *user)
+{
+    uint8_t f[AM_LINK_HDR + AM_CONSOLE_LINE_MAX + AM_LINK_CRC];
+    char *text = (char *)f + AM_LINK_HDR;
+    am_word msg[AM_MAX_MSG_WORDS];
+    uint32_t len = am_msg_len(ctx), n;
+    for (uint32_t i = 0; i < AM_MAX_MSG_WORDS; i++) msg[i] = am_msg(ctx, i);
+    am_fault_info fi;
+    if (am_fault(ctx, &fi)) {
+        n = am_console_format_fault(&fi, len, msg, text);
+    } else {
+        n = am_console_format(len, msg, text);
+        if (am_console_is_export(len, msg)) {
+            /* the table is the state; its length ends at the last name in use */
+            am_word t[AM_EXPORT_MAX];
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < AM_EXPORT_MAX; i++) {
+                t[i] = i == msg[1] ? msg[2] : am_state(ctx, i);
+                if (t[i] != AM_NIL) k = i + 1;
+            }
+            am_become(ctx, AM_BEH_CONSOLE, k, t);
+        }
+    }
+    if (n == 0) return;
+    if (link_on) am_link_emit(f, AM_LINK_CONSOLE, 0, n, put, user);
+    else put(user, (const uint8_t *)text, n);
+}
+
+int am_link_proxy_run(am_ctx *ctx, int link_on, am_link_put_fn put, void *user)
+{
+    if (am_state(ctx, 0) != 0) return 0;
+    if (link_on) {
+        uint8_t f[AM_LINK_HDR + 4 * AM_MAX_MSG_WORDS + AM_LINK_CRC];
+        uint32_t n = am_msg_len(ctx);
+        if (n > AM_MAX_MSG_WORDS) n = AM_MAX_MSG_WORDS;
+        for (uint32_t i = 0; i < n; i++) am_link_put32(f + AM_LINK_HDR + 4 * i, am_msg(ctx, i));
+        am_link_emit(f, AM_LINK_REPLY, am_state(ctx, 1), 4 * n, put, user);
+    }
+    return 1;
 }

@@ -22,3 +22,5 @@ void am_print(am_ctx *ctx, const char *text)
 void am_print_int(am_ctx *ctx, int32_t v)   { AM_SEND(ctx, AM_CONSOLE, AM_CON_INT, (am_word)v); }
 void am_print_uint(am_ctx *ctx, uint32_t v) { AM_SEND(ctx, AM_CONSOLE, AM_CON_UINT, v); }
 void am_print_hex(am_ctx *ctx, uint32_t v)  { AM_SEND(ctx, AM_CONSOLE, AM_CON_HEX, v); }
+
+void am_export(am_ctx *ctx, am_word name, am_ref ref) { AM_SEND(ctx, AM_CONSOLE, AM_CON_EXPORT, name, ref); }

@@ -10,7 +10,7 @@
 set -uo pipefail
 
 if [ "${1:-}" = "--total" ]; then
-  awk '/^(host|bench|rtl|sim|program|fuzz|fpga|fusesoc): [0-9]+ passed, [0-9]+ failed$/ { p += $2; f += $4; g++ }
+  awk '/^(host|bench|rtl|sim|program|fuzz|fpga|fusesoc|link): [0-9]+ passed, [0-9]+ failed$/ { p += $2; f += $4; g++ }
        END { printf "total: %d passed, %d failed\n", p, f; exit (f > 0 || g == 0) }' "$2"
   exit $?
 fi

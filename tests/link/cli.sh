@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# tests/link/cli.sh — am-link's commands and their one-line errors against
+# am-run --link (make link-test; BUILD names the build directory): the
+# first session of docs/link.md as it stands, each error the docs list (no
+# device, no answer, corrupted frames from a wrong baud rate, not exported,
+# bad image, an unreadable file), usage errors (exit 2), loading and the
+# Unix socket. Every command is bounded by a timeout. Prints
+# "link-cli: N passed, N failed".
+set -uo pipefail
+B=${BUILD:-build}
+RUN=$B/host/am-run
+LINK=$B/host/am-link
+W=$(realpath -m "$B/link-test/cli")
+rm -rf "$W" && mkdir -p "$W"
+pass=0; fail=0
+ok()  { echo "ok   link-cli: $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL link-cli: $1: $2"; fail=$((fail + 1)); }
+T() { timeout 20 "$@"; }
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill $(pgrep -P "$p") "$p" 2>/dev/null; done; }
+trap cleanup EXIT
+
+# expect NAME RC PATTERN CMD...: CMD exits RC and its output (stdout and
+# stderr) matches PATTERN (an extended regular expression)
+expect() {
+  local name=$1 rc=$2 pat=$3; shift 3
+  out=$(T "$@" 2>&1); r=$?
+  if [ $r -eq "$rc" ] && grep -qE -- "$pat" <<< "$out"; then ok "$name"
+  else bad "$name" "exit $r, expected $rc and /$pat/: $(head -c 300 <<< "$out")"; fi
+}
+
+# ---- the first session of docs/link.md, pasted as it stands --------------------
+session=$(awk '/^## A first session/ {s = 1} s && /^```/ {n++; next} s && n == 1 && /^build\// {print}' \
+  docs/link.md | sed "s|/tmp/am-link|$W/am-link|g")
+if [ "$(wc -l <<< "$session")" -lt 2 ]; then
+  bad "docs/link.md's first session" "not found"
+else
+  out=""
+  while IFS= read -r cmd; do
+    if [[ $cmd == *"&" ]]; then
+      eval "T ${cmd%&} > $W/session-am-run.log 2>&1 &"; pids+=($!)
+    else
+      out+=$(eval "T $cmd" 2>&1)$'\n'
+    fi
+  done <<< "$session"
+  if grep -qx "1 2 3" <<< "$out"; then ok "docs/link.md's first session answers 1 2 3"
+  else bad "docs/link.md's first session" "$out"; fi
+  T $LINK --port "$W/am-link" shutdown > /dev/null 2>&1
+fi
+
+# ---- a target for the rest ----------------------------------------------------------
+P=$W/port
+$RUN --link "$P" link-echo > "$W/am-run.log" 2>&1 & pids+=($!); RUNPID=$!
+for i in $(seq 20); do T $LINK --port "$P" exports 2>/dev/null | grep -q "^2 " && break; sleep 0.1; done
+expect "ask echoes" 0 "^7 8 9$" $LINK --port "$P" ask 0 7 8 9
+expect "negative and hex words" 0 "^0xffffffff 0x00000010$" $LINK --port "$P" --hex ask 0 -1 0x10
+expect "send, then the counter's tally" 0 "^2 5$" bash -c "$LINK --port $P send 1 0 5 && $LINK --port $P ask 1 0"
+expect "exports lists names and references" 0 "^2 0x[0-9a-f]{8}$" $LINK --port "$P" exports
+expect "stats names every counter" 0 "^RX_FRAMES +[0-9]+$" $LINK --port "$P" stats
+expect "not exported" 1 "^am-link: name 5 is not exported \(am-link exports lists the exported actors\)$" \
+  $LINK --port "$P" send 5 1
+expect "a fault is the program's business: the send is taken" 0 "^(fault: FAIL .*)?$" \
+  $LINK --port "$P" send 1 1 2 3
+expect "no device" 1 "^am-link: $W/nothing: no such device$" $LINK --port "$W/nothing" --wait 0 stats
+expect "no device (socket)" 1 "^am-link: $W/nothing: no such device$" $LINK --connect "$W/nothing" --wait 0 stats
+expect "an unreadable image file" 1 "^am-link: $W/none.hex: cannot read the image file$" \
+  $LINK --port "$P" load "$W/none.hex"
+cp "$B/programs/tests/link/prog/fw/fw.bin" "$W/bad.bin"
+printf '\x55' | dd of="$W/bad.bin" bs=1 seek=2000 conv=notrunc 2>/dev/null
+expect "a corrupt image is refused" 1 "^am-link: bad image $W/bad.bin: CRC mismatch; the running program goes on$" \
+  $LINK --port "$P" load "$W/bad.bin"
+expect "the running program went on" 0 "^3 5$" $LINK --port "$P" ask 1 0
+expect "a good image is loaded" 0 "^loaded .*fw.hex \([0-9]+ bytes\): the machine runs it$" \
+  $LINK --port "$P" load "$B/programs/demos/fw/fw.hex"
+expect "the loaded program exports nothing" 0 "^\(nothing exported\)$" $LINK --port "$P" exports
+expect "the link program again" 0 "loaded .*: the machine runs it" \
+  $LINK --port "$P" load "$B/programs/tests/link/prog/fw/fw.hex"
+expect "... a fresh machine" 0 "^1 0$" $LINK --port "$P" ask 1 0
+expect "monitor for a second" 0 "^$" $LINK --port "$P" monitor 1
+
+# no answer: a stopped machine
+kill -STOP $RUNPID
+expect "no answer from a stopped machine" 1 "^am-link: no answer from the machine$" \
+  $LINK --port "$P" --timeout 200 --retries 1 stats
+kill -CONT $RUNPID
+expect "it goes on when it goes on" 0 "^4 5$" $LINK --port "$P" ask 0 4 5
+expect "shutdown" 0 "^the target stops$" $LINK --port "$P" shutdown
+for i in $(seq 50); do kill -0 $RUNPID 2>/dev/null || break; sleep 0.1; done
+if ! kill -0 $RUNPID 2>/dev/null && wait $RUNPID && [ ! -e "$P" ]; then ok "the target exited 0 and removed its link"
+else bad "the target exited 0 and removed its link" "still running, a failure, or $P still there"; fi
+
+# garbage back: a wrong baud rate
+python3 tests/link/noisy_target.py "$W/noisy" 10 & pids+=($!)
+expect "corrupted frames seen" 1 \
+  "^am-link: no answer from the machine \([0-9]+ corrupted frames from it: wrong baud rate, or line noise\?\)$" \
+  $LINK --port "$W/noisy" --timeout 200 --retries 2 stats
+
+# the Unix socket
+S=$W/sock
+$RUN --link-socket "$S" link-echo > "$W/am-run-socket.log" 2>&1 & pids+=($!); SPID=$!
+expect "over a Unix socket" 0 "^6$" $LINK --connect "$S" ask 0 6
+expect "shutdown (socket)" 0 "^the target stops$" $LINK --connect "$S" shutdown
+for i in $(seq 50); do kill -0 $SPID 2>/dev/null || break; sleep 0.1; done
+
+# usage errors: exit 2, nothing opened
+expect "no command" 2 "^usage: am-link" $LINK --port "$P"
+expect "no port" 2 "^am-link: which machine\?" env -u AM_LINK_PORT $LINK stats
+expect "unknown command" 2 "^am-link: unknown command 'frob'" $LINK --port "$P" frob
+expect "name out of range" 2 "^am-link: send needs a NAME from 0 to 7$" $LINK --port "$P" send 8 1
+expect "too many words for an ask" 2 "^am-link: ask takes at most 7 words$" $LINK --port "$P" ask 0 1 2 3 4 5 6 7 8
+expect "not a word" 2 "^am-link: 'x1' is not a 32-bit word$" $LINK --port "$P" send 0 x1
+expect "unknown option" 2 "^am-link: unknown option '--bogus'" $LINK --bogus 1 stats
+expect "am-run --link with a path that is a file" 2 "is not a link or a socket: not replaced" \
+  $RUN --link "$W/session-am-run.log" link-echo
+
+echo "link-cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,818 @@
+/*
+ * test_link.c — the host link end to end (make link-test): the host library
+ * (host/am_link.c) against `am-run --link` running tests/link/prog's
+ * link-echo (exports: 0 echo, 1 counter, 2 slow), over a pseudo-terminal and
+ * a Unix socket.
+ *
+ *   test_link AM_RUN LINK_IMAGE DEMOS_IMAGE WORKDIR
+ *
+ * Every test is bounded by an alarm; every outcome is the documented one
+ * (docs/link.md, "What goes wrong"), checked on the answers, on the actors'
+ * own counts (nothing acknowledged lost or duplicated) and on the service's
+ * counters, which must account for every frame.
+ */
+#define _DEFAULT_SOURCE
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "am_link.h"
+#include "link_accounts.h"
+#include "t.h"
+
+enum { ECHO = 0, COUNTER = 1, SLOW = 2 };
+
+static const char *am_run, *link_image, *demos_image, *workdir;
+static char port[512];
+static pid_t target = -1;
+static int ntargets;
+static const char *cur_test = "";
+
+/* ---- bounded time --------------------------------------------------------- */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "FAIL link-e2e: a test ran out of time (30 s): ";
+    if (write(2, msg, sizeof msg - 1) < 0 || write(2, cur_test, strlen(cur_test)) < 0 ||
+        write(2, "\n", 1) < 0) {}
+    if (target > 0) kill(target, SIGKILL);
+    static const char verdict[] = "link-e2e: 0 passed, 1 failed\n";
+    if (write(1, verdict, sizeof verdict - 1) < 0) {}
+    _exit(1);
+}
+/* The links a test opened: closed by the next test if a failed check left
+ * them open. */
+static am_link *opened[4];
+static void arm(const char *name)
+{
+    for (int i = 0; i < 4; i++)
+        if (opened[i]) { am_link_close(opened[i]); opened[i] = NULL; }
+    cur_test = name;
+    alarm(30);
+}
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+    nanosleep(&ts, NULL);
+}
+
+/* ---- the target ------------------------------------------------------------- */
+/* Stop the running target: SIGTERM, which it must obey within 5 s, exit 0. */
+static int stop_target(void)
+{
+    if (target <= 0) return 0;
+    kill(target, SIGTERM);
+    int st = 0;
+    uint64_t until = now_ms() + 5000;
+    pid_t r;
+    while ((r = waitpid(target, &st, WNOHANG)) == 0 && now_ms() < until) sleep_ms(10);
+    if (r == 0) kill(target, SIGKILL), waitpid(target, &st, 0);
+    target = -1;
+    return r > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static void start_target(int socket_)
+{
+    stop_target();
+    snprintf(port, sizeof port, "%s/link%d", workdir, ntargets);
+    unlink(port);      /* what is there now is the new target's */
+    char log[600];
+    snprintf(log, sizeof log, "%s/am-run%d.log", workdir, ntargets++);
+    target = fork();
+    if (target == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);   /* no target outlives a crashed test */
+        signal(SIGPIPE, SIG_DFL);           /* as from a shell: not our SIG_IGN */
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); }
+        execl(am_run, am_run, socket_ ? "--link-socket" : "--link", port, "link-echo", (char *)NULL);
+        _exit(127);
+    }
+}
+
+/* Console text the machine sent (collected by every link the tests open). */
+static char console[1 << 16];
+static size_t nconsole;
+static void on_console(void *user, const char *text, size_t n)
+{
+    (void)user;
+    if (nconsole + n >= sizeof console) n = sizeof console - 1 - nconsole;
+    memcpy(console + nconsole, text, n);
+    nconsole += n;
+    console[nconsole] = 0;
+}
+
+static am_link *open_link_as(int socket_)
+{
+    am_link_opts o;
+    am_link_opts_default(&o);
+    o.wait_ms = 10000;
+    o.timeout_ms = 1000;
+    o.on_console = on_console;
+    am_link *l = NULL;
+    int r = socket_ ? am_link_connect(port, &o, &l) : am_link_open(port, &o, &l);
+    if (r != AM_LINK_OK) fprintf(stderr, "  open %s: %s\n", port, am_link_strerror(r));
+    for (int i = 0; i < 4 && l; i++)
+        if (!opened[i]) { opened[i] = l; break; }
+    return l;
+}
+static am_link *open_link(void) { return open_link_as(0); }
+static void close_link(am_link *l)
+{
+    for (int i = 0; i < 4; i++)
+        if (opened[i] == l) opened[i] = NULL;
+    am_link_close(l);
+}
+
+/* A host may come before the program has exported anything (the exports
+ * are the console's transactions after the boot's): wait for them. */
+static void wait_exports(am_link *l)
+{
+    am_ref e[AM_EXPORT_MAX] = { 0 };
+    uint64_t until = now_ms() + 2000;
+    while (l && e[2] == AM_NIL && now_ms() < until)
+        if (am_link_exports(l, e) != AM_LINK_OK) return;
+}
+
+/* A fresh target and a link to it, the program's exports made. */
+static am_link *fresh(void)
+{
+    start_target(0);
+    nconsole = 0;
+    am_link *l = open_link();
+    wait_exports(l);
+    return l;
+}
+
+static void stats(am_link *l, am_word s[AM_LINK_NSTATS])
+{
+    if (am_link_stats(l, s) != AM_LINK_OK) {
+        fprintf(stderr, "  stats: no answer\n");
+        memset(s, 0xff, AM_LINK_NSTATS * sizeof *s);
+    }
+}
+
+/* A counting actor's [messages, sum], by asking it ([n] adds n = 0). */
+static int tally(am_link *l, uint32_t name, am_word *msgs, am_word *sum)
+{
+    am_word z = 0, r[8];
+    uint32_t n = 0;
+    int rc = am_link_ask(l, name, 1, &z, 2000, r, &n);
+    if (rc != AM_LINK_OK || n != 2) return -1;
+    *msgs = r[0];
+    *sum = r[1];
+    return 0;
+}
+
+/* What a test compares before and after: a counting actor's tally (one ask,
+ * counted in it and in the service's counters), then the counters. */
+typedef struct snap {
+    am_word msgs, sum;
+    am_word s[AM_LINK_NSTATS];
+} snap;
+static int snapshot(am_link *l, uint32_t name, snap *x)
+{
+    int r = tally(l, name, &x->msgs, &x->sum);
+    stats(l, x->s);
+    return r;
+}
+#define DELTA(a, b, name) ((a).s[AM_LINK_S_##name] - (b).s[AM_LINK_S_##name])
+
+static uint32_t rng = 2024;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5;
+    return rng;
+}
+
+/* The wire bytes of one frame. */
+typedef struct wire { uint8_t b[600]; uint32_t n; } wire;
+static void wire_put(void *u, const uint8_t *p, uint32_t n)
+{
+    wire *w = u;
+    memcpy(w->b + w->n, p, n);
+    w->n += n;
+}
+static void frame_words(wire *w, uint32_t type, uint32_t seq, uint32_t n, const am_word *words)
+{
+    uint8_t f[AM_LINK_HDR + 4 * 64 + AM_LINK_CRC];
+    for (uint32_t i = 0; i < n; i++) am_link_put32(f + AM_LINK_HDR + 4 * i, words[i]);
+    w->n = 0;
+    am_link_emit(f, type, seq, 4 * n, wire_put, w);
+}
+
+/* ---- the tests --------------------------------------------------------------- */
+TEST(hello_exports_and_stats)
+{
+    arm("hello_exports_and_stats");
+    am_link *l = fresh();
+    CHECK(l != NULL);
+    am_ref e[AM_EXPORT_MAX];
+    CHECK_EQ(am_link_exports(l, e), AM_LINK_OK);
+    CHECK(e[ECHO] != AM_NIL && e[COUNTER] != AM_NIL && e[SLOW] != AM_NIL);
+    for (int i = 3; i < 8; i++) CHECK_EQ(e[i], AM_NIL);
+    am_word s[AM_LINK_NSTATS];
+    stats(l, s);
+    CHECK(link_accounted(s));
+    CHECK_EQ(s[AM_LINK_S_RX_CRC] + s[AM_LINK_S_RX_MALFORMED] + s[AM_LINK_S_RX_OVERSIZE], 0);
+    close_link(l);
+}
+
+/* 1,000 asks, every reply checked: the echo's words, the counter's tally. */
+TEST(a_thousand_asks)
+{
+    arm("a_thousand_asks");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    am_word msgs0, sum0, sum = 0;
+    CHECK_EQ(tally(l, COUNTER, &msgs0, &sum0), 0);
+    sum = sum0;
+    for (uint32_t i = 0; i < 1000; i++) {
+        am_word w[7], r[8];
+        uint32_t n = 0, k = i % 8;
+        if (i % 2 == 0) {
+            for (uint32_t j = 0; j < k && j < 7; j++) w[j] = rnd();
+            k = k > 7 ? 7 : k;
+            CHECK_EQ(am_link_ask(l, ECHO, k, w, 2000, r, &n), AM_LINK_OK);
+            CHECK_EQ(n, k);
+            for (uint32_t j = 0; j < k; j++) CHECK_EQ(r[j], w[j]);
+        } else {
+            w[0] = rnd() % 1000;
+            sum += w[0];
+            CHECK_EQ(am_link_ask(l, COUNTER, 1, w, 2000, r, &n), AM_LINK_OK);
+            CHECK_EQ(n, 2);
+            CHECK_EQ(r[0], msgs0 + 1 + i / 2);
+            CHECK_EQ(r[1], sum);
+        }
+    }
+    am_link_host_counters c;
+    am_link_host_counters_get(l, &c);
+    CHECK_EQ(c.retries, 0);
+    CHECK_EQ(c.corrupted, 0);
+    CHECK_EQ(c.stray_replies, 0);
+    am_word s[AM_LINK_NSTATS];
+    stats(l, s);
+    CHECK(link_accounted(s));
+    CHECK(s[AM_LINK_S_INJECTED] >= 1001);
+    close_link(l);
+}
+
+/* Sends, pipelined; each taken once. */
+TEST(sends_arrive_exactly_once)
+{
+    arm("sends_arrive_exactly_once");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    am_word m0, s0, m1, s1;
+    CHECK_EQ(tally(l, COUNTER, &m0, &s0), 0);
+    static am_word msgs[2 * 500];
+    am_word expect = 0;
+    for (uint32_t i = 0; i < 500; i++) {
+        msgs[2 * i] = AM_NIL;
+        msgs[2 * i + 1] = i * 7 + 1;
+        expect += i * 7 + 1;
+    }
+    CHECK_EQ(am_link_send_many(l, COUNTER, 500, 2, msgs, NULL), AM_LINK_OK);
+    CHECK_EQ(am_link_send(l, COUNTER, 2, (const am_word[]){ AM_NIL, 5 }), AM_LINK_OK);
+    CHECK_EQ(tally(l, COUNTER, &m1, &s1), 0);
+    CHECK_EQ(m1 - m0, 502);        /* 500 + 1 + the tally itself */
+    CHECK_EQ(s1 - s0, expect + 5);
+    close_link(l);
+}
+
+/* A flood faster than the machine drains: big frames to the slow actor.
+ * The credit holds (never more than the FIFO in flight, and it does fill),
+ * the queue fills and the machine says busy, every message is taken in
+ * the end, exactly once. */
+TEST(flood_credit_and_busy)
+{
+    arm("flood_credit_and_busy");
+    am_link *l = fresh();
+    CHECK(l != NULL);
+    enum { N = 3000 };
+    static am_word msgs[8 * N];
+    am_word expect = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        msgs[8 * i] = AM_NIL;
+        msgs[8 * i + 1] = i;
+        for (uint32_t j = 2; j < 8; j++) msgs[8 * i + j] = 0xf0f0f0f0u ^ j;
+        expect += i;
+    }
+    uint32_t busy = 0;
+    CHECK_EQ(am_link_send_many(l, SLOW, N, 8, msgs, &busy), AM_LINK_OK);
+    am_word m, sum;
+    CHECK_EQ(tally(l, SLOW, &m, &sum), 0);
+    CHECK_EQ(m, N + 1);
+    CHECK_EQ(sum, expect);
+    am_word s[AM_LINK_NSTATS];
+    stats(l, s);
+    CHECK(link_accounted(s));
+    CHECK(busy > 0);
+    CHECK_EQ(s[AM_LINK_S_E_BUSY], busy);
+    CHECK_EQ(s[AM_LINK_S_QUEUE_HWM], 63);
+    CHECK_EQ(s[AM_LINK_S_FIFO_LOST], 0);
+    CHECK_EQ(s[AM_LINK_S_RX_CRC] + s[AM_LINK_S_RX_MALFORMED] + s[AM_LINK_S_RX_OVERSIZE], 0);
+    am_link_host_counters c;
+    am_link_host_counters_get(l, &c);
+    CHECK(c.max_in_flight <= AM_LINK_RX_FIFO);
+    CHECK(c.max_in_flight > AM_LINK_RX_FIFO - AM_LINK_WIRE_MAX(36));   /* the credit bound it */
+    printf("     flood: %u messages, %u busy answers, at most %u bytes in flight\n", N, busy,
+           c.max_in_flight);
+    close_link(l);
+}
+
+/* The host names exported actors only: unused names, names out of range,
+ * and real references given as names are refused; nothing arrives. */
+TEST(not_exported_and_forged)
+{
+    arm("not_exported_and_forged");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    am_ref e[AM_EXPORT_MAX];
+    CHECK_EQ(am_link_exports(l, e), AM_LINK_OK);
+    snap a, b;
+    CHECK_EQ(snapshot(l, COUNTER, &a), 0);
+    am_word w[2] = { AM_NIL, 1000 }, r[8];
+    for (uint32_t name = 3; name < 8; name++) {
+        CHECK_EQ(am_link_send(l, name, 2, w), AM_LINK_E_NOT_EXPORTED);
+        CHECK_EQ(am_link_ask(l, name, 1, w + 1, 500, r, NULL), AM_LINK_E_NOT_EXPORTED);
+    }
+    const am_word forged[] = { e[COUNTER], e[ECHO], 0x00010000u, 8, 0xffffffffu };
+    for (uint32_t i = 0; i < 5; i++) {
+        uint8_t p[12];
+        am_link_put32(p, forged[i]);
+        am_link_put32(p + 4, AM_NIL);
+        am_link_put32(p + 8, 1000);
+        CHECK_EQ(am_link_request(l, AM_LINK_INJECT, p, 12, 0, NULL), AM_LINK_E_NOT_EXPORTED);
+        CHECK_EQ(am_link_request(l, AM_LINK_ASK, p, 8, 0, NULL), AM_LINK_E_NOT_EXPORTED);
+    }
+    CHECK_EQ(snapshot(l, COUNTER, &b), 0);
+    CHECK_EQ(DELTA(b, a, E_NOT_EXPORTED), 20);
+    CHECK_EQ(DELTA(b, a, INJECTED), 1);         /* the tally's ask alone */
+    CHECK_EQ(b.msgs, a.msgs + 1);
+    CHECK_EQ(b.sum, a.sum);
+    CHECK(link_accounted(b.s));
+    close_link(l);
+}
+
+TEST(bad_lengths_and_unknown_types)
+{
+    arm("bad_lengths_and_unknown_types");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    uint8_t p[64] = { 0 };
+    am_word before[AM_LINK_NSTATS], after[AM_LINK_NSTATS];
+    stats(l, before);
+    CHECK_EQ(am_link_request(l, AM_LINK_INJECT, p, 3, 0, NULL), AM_LINK_E_BAD_LENGTH);
+    CHECK_EQ(am_link_request(l, AM_LINK_INJECT, p, 38, 0, NULL), AM_LINK_E_BAD_LENGTH);
+    CHECK_EQ(am_link_request(l, AM_LINK_INJECT, p, 40, 0, NULL), AM_LINK_E_BAD_LENGTH);
+    CHECK_EQ(am_link_request(l, AM_LINK_ASK, p, 36, 0, NULL), AM_LINK_E_BAD_LENGTH);
+    CHECK_EQ(am_link_request(l, AM_LINK_STATS, p, 4, 0, NULL), AM_LINK_E_BAD_LENGTH);
+    const uint32_t types[] = { 0x0a, 0x33, 0x7f, 0x80, 0x84, 0xc0, 0xc1, 0xfe };
+    for (uint32_t i = 0; i < 8; i++)
+        CHECK_EQ(am_link_request(l, types[i], p, 8, 0, NULL), AM_LINK_E_UNKNOWN_TYPE);
+    /* a message longer than the machine's, and the library's own checks */
+    CHECK_EQ(am_link_send(l, ECHO, 9, (const am_word *)p), AM_LINK_E_ARG);
+    am_word r[8];
+    CHECK_EQ(am_link_ask(l, ECHO, 8, (const am_word *)p, 100, r, NULL), AM_LINK_E_ARG);
+    stats(l, after);
+    CHECK_EQ(after[AM_LINK_S_E_BAD_LENGTH] - before[AM_LINK_S_E_BAD_LENGTH], 5);
+    CHECK_EQ(after[AM_LINK_S_E_UNKNOWN_TYPE] - before[AM_LINK_S_E_UNKNOWN_TYPE], 8);
+    CHECK_EQ(after[AM_LINK_S_INJECTED], before[AM_LINK_S_INJECTED]);
+    CHECK(link_accounted(after));
+    close_link(l);
+}
+
+/* A retry of an acknowledged request (same seq) is answered, not done again. */
+TEST(duplicates_are_not_carried_out_twice)
+{
+    arm("duplicates_are_not_carried_out_twice");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    snap a, b;
+    CHECK_EQ(snapshot(l, COUNTER, &a), 0);
+    uint8_t p[12];
+    am_link_put32(p, COUNTER);
+    am_link_put32(p + 4, AM_NIL);
+    am_link_put32(p + 8, 77);
+    am_link_answer ans;
+    for (int i = 0; i < 4; i++) {
+        CHECK_EQ(am_link_request(l, AM_LINK_INJECT, p, 12, 0x4242, &ans), AM_LINK_OK);
+        CHECK_EQ(ans.type, AM_LINK_ACK);
+        CHECK_EQ(ans.seq, 0x4242);
+    }
+    CHECK_EQ(snapshot(l, COUNTER, &b), 0);
+    CHECK_EQ(DELTA(b, a, DUPLICATE), 3);
+    CHECK_EQ(b.msgs - a.msgs, 2);               /* the inject once, and the tally */
+    CHECK_EQ(b.sum - a.sum, 77);
+    close_link(l);
+}
+
+/* Random bytes, zeros among them: dropped and counted, nothing carried
+ * out, the link goes on. */
+TEST(garbage)
+{
+    arm("garbage");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    snap a, b;
+    CHECK_EQ(snapshot(l, COUNTER, &a), 0);
+    static uint8_t junk[20000];
+    for (uint32_t i = 0; i < sizeof junk; i++) {
+        uint32_t r = rnd();
+        junk[i] = (uint8_t)(r % 11 == 0 ? 0 : r >> 8);
+    }
+    CHECK_EQ(am_link_write_raw(l, junk, sizeof junk), AM_LINK_OK);
+    CHECK_EQ(am_link_write_raw(l, (const uint8_t *)"\0", 1), AM_LINK_OK);
+    CHECK_EQ(snapshot(l, COUNTER, &b), 0);
+    CHECK(link_accounted(b.s));
+    CHECK(DELTA(b, a, RX_CRC) + DELTA(b, a, RX_MALFORMED) + DELTA(b, a, RX_OVERSIZE) > 1000);
+    /* the only good frames were the library's: nothing carried out but the tally */
+    CHECK_EQ(DELTA(b, a, ACKED), 1);
+    CHECK_EQ(DELTA(b, a, REFUSED), 0);
+    CHECK_EQ(DELTA(b, a, FIFO_LOST), 0);
+    CHECK_EQ(b.msgs, a.msgs + 1);
+    CHECK_EQ(b.sum, a.sum);
+    close_link(l);
+}
+
+/* Every single-bit flip of a good INJECT frame, and every truncation of
+ * it: each piece between delimiters is one dropped frame, exactly; none is
+ * carried out. */
+TEST(flipped_bits_and_truncations)
+{
+    arm("flipped_bits_and_truncations");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    snap a, b;
+    CHECK_EQ(snapshot(l, COUNTER, &a), 0);
+    am_link_host_counters h0, h1;
+    am_link_host_counters_get(l, &h0);
+    wire good;
+    frame_words(&good, AM_LINK_INJECT, 0x7777, 3, (const am_word[]){ COUNTER, AM_NIL, 1000000 });
+    uint32_t pieces = 0;
+    for (uint32_t i = 0; i + 1 < good.n; i++)
+        for (int bit = 0; bit < 8; bit++) {
+            uint8_t m[600];
+            memcpy(m, good.b, good.n);
+            m[i] ^= (uint8_t)(1u << bit);
+            /* pieces: the runs of bytes between the delimiters */
+            int in = 0;
+            for (uint32_t k = 0; k < good.n; k++) {
+                if (m[k] != 0) in = 1;
+                else if (in) { pieces++; in = 0; }
+            }
+            CHECK_EQ(am_link_write_raw(l, m, good.n), AM_LINK_OK);
+        }
+    for (uint32_t cut = 1; cut + 1 < good.n; cut++) {
+        CHECK_EQ(am_link_write_raw(l, good.b, cut), AM_LINK_OK);
+        CHECK_EQ(am_link_write_raw(l, (const uint8_t *)"\0", 1), AM_LINK_OK);
+        pieces++;
+    }
+    CHECK_EQ(snapshot(l, COUNTER, &b), 0);
+    am_link_host_counters_get(l, &h1);
+    /* frames received = the pieces + the library's own (tally, STATS, SYNCs) */
+    CHECK_EQ(DELTA(b, a, RX_FRAMES), pieces + (h1.frames_sent - h0.frames_sent));
+    CHECK_EQ(DELTA(b, a, RX_OK), h1.frames_sent - h0.frames_sent);
+    CHECK_EQ(DELTA(b, a, ACKED), 1);            /* the tally */
+    CHECK_EQ(b.msgs, a.msgs + 1);
+    CHECK_EQ(b.sum, a.sum);
+    CHECK(link_accounted(b.s));
+    close_link(l);
+}
+
+/* Too long: a frame with a valid CRC but 200 bytes of payload, and 3,000
+ * bytes without a delimiter: one oversized frame each, no answer. */
+TEST(oversized_frames)
+{
+    arm("oversized_frames");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    am_word before[AM_LINK_NSTATS], after[AM_LINK_NSTATS];
+    stats(l, before);
+    static am_word big[50];
+    big[0] = COUNTER;
+    for (int i = 1; i < 50; i++) big[i] = 0x01010101u * (uint32_t)i;
+    wire w;
+    frame_words(&w, AM_LINK_INJECT, 0x1111, 50, big);
+    CHECK_EQ(am_link_write_raw(l, w.b, w.n), AM_LINK_OK);
+    static uint8_t run[3001];
+    memset(run, 0x5a, 3000);
+    run[3000] = 0;
+    CHECK_EQ(am_link_write_raw(l, run, sizeof run), AM_LINK_OK);
+    stats(l, after);
+    CHECK_EQ(after[AM_LINK_S_RX_OVERSIZE] - before[AM_LINK_S_RX_OVERSIZE], 2);
+    CHECK_EQ(after[AM_LINK_S_ACKED], before[AM_LINK_S_ACKED]);
+    CHECK_EQ(after[AM_LINK_S_REFUSED], before[AM_LINK_S_REFUSED]);
+    CHECK(link_accounted(after));
+    am_word r[8];
+    uint32_t n;
+    CHECK_EQ(am_link_ask(l, ECHO, 2, (const am_word[]){ 1, 2 }, 1000, r, &n), AM_LINK_OK);
+    CHECK_EQ(n, 2);
+    close_link(l);
+}
+
+/* A host that ignores the credit (3,000 bytes of requests at once, read
+ * afterwards): what the FIFO could not hold is lost and counted, the
+ * broken frames dropped; every request the machine acknowledged arrived,
+ * once, and no other. */
+TEST(flood_ignoring_the_credit)
+{
+    arm("flood_ignoring_the_credit");
+    am_link *l = fresh();
+    CHECK(l != NULL);
+    snap a, b;
+    CHECK_EQ(snapshot(l, SLOW, &a), 0);
+    static uint8_t burst[8192];
+    uint32_t nb = 0, nframes = 0;
+    while (nb + 64 < 3000) {
+        wire w;
+        am_word v[9] = { SLOW, AM_NIL, 1u << (nframes % 20), 3, 4, 5, 6, 7, 8 };
+        frame_words(&w, AM_LINK_INJECT, 0x8000 + nframes, 9, v);
+        memcpy(burst + nb, w.b, w.n);
+        nb += w.n;
+        nframes++;
+    }
+    int fd = am_link_fd(l);
+    uint32_t off = 0;
+    while (off < nb) {
+        ssize_t k = write(fd, burst + off, nb - off);
+        if (k > 0) off += (uint32_t)k;
+        else if (errno != EAGAIN && errno != EINTR) break;
+    }
+    CHECK_EQ(off, nb);
+    /* the answers, read here (the library does not know these seqs) */
+    static uint8_t rxbuf[AM_LINK_HDR + AM_LINK_OUT_MAX + AM_LINK_CRC];
+    am_link_rx rx;
+    am_link_rx_init(&rx, rxbuf, sizeof rxbuf);
+    uint32_t acked = 0, busy = 0;
+    am_word acked_sum = 0;
+    uint64_t until = now_ms() + 1500;
+    while (now_ms() < until) {
+        struct pollfd pf = { fd, POLLIN, 0 };
+        if (poll(&pf, 1, 100) <= 0) continue;
+        uint8_t b[4096];
+        ssize_t k = read(fd, b, sizeof b);
+        for (ssize_t i = 0; i < k; i++) {
+            if (am_link_rx_byte(&rx, b[i]) != AM_LINK_RX_FRAME) continue;
+            uint32_t type = am_link_rx_type(&rx), seq = am_link_rx_seq(&rx);
+            if (seq < 0x8000 || seq >= 0x8000 + nframes) continue;
+            if (type == AM_LINK_ACK) { acked++; acked_sum += 1u << ((seq - 0x8000) % 20); }
+            if (type == AM_LINK_ERROR && am_link_get32(am_link_rx_payload(&rx) + 4) == AM_LINK_E_BUSY) busy++;
+        }
+    }
+    CHECK_EQ(am_link_sync(l), AM_LINK_OK);    /* the library's credit again */
+    CHECK_EQ(snapshot(l, SLOW, &b), 0);
+    CHECK(link_accounted(b.s));
+    CHECK(DELTA(b, a, FIFO_LOST) > 0);
+    CHECK(acked > 0);
+    CHECK(acked < nframes);                   /* some were lost with the bytes */
+    CHECK_EQ(DELTA(b, a, ACKED), acked + 1);  /* and the tally */
+    CHECK_EQ(DELTA(b, a, E_BUSY), busy);
+    CHECK_EQ(b.msgs - a.msgs - 1, acked);     /* exactly the acknowledged ones */
+    CHECK_EQ(b.sum - a.sum, acked_sum);
+    printf("     %u frames at once: %u acknowledged, %u busy, %u bytes lost by the FIFO\n",
+           nframes, acked, busy, (unsigned)DELTA(b, a, FIFO_LOST));
+    close_link(l);
+}
+
+/* A host that goes away in the middle of a frame: the next host's first
+ * delimiter ends it (one broken frame), and the link goes on. */
+TEST(disconnect_mid_frame)
+{
+    arm("disconnect_mid_frame");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    snap a, b;
+    CHECK_EQ(snapshot(l, COUNTER, &a), 0);
+    wire w;
+    frame_words(&w, AM_LINK_INJECT, 0x2222, 3, (const am_word[]){ COUNTER, AM_NIL, 999 });
+    CHECK_EQ(am_link_write_raw(l, w.b, w.n / 2), AM_LINK_OK);
+    sleep_ms(200);     /* taken by the machine (a new host's open discards the unsent) */
+    close_link(l);
+    l = open_link();
+    CHECK(l != NULL);
+    CHECK_EQ(snapshot(l, COUNTER, &b), 0);
+    CHECK(link_accounted(b.s));
+    CHECK_EQ(DELTA(b, a, RX_MALFORMED) + DELTA(b, a, RX_CRC), 1);
+    CHECK_EQ(b.msgs, a.msgs + 1);
+    CHECK_EQ(b.sum, a.sum);
+    close_link(l);
+}
+
+/* ---- loading ------------------------------------------------------------------ */
+static uint8_t *read_file(const char *path, uint32_t *n)
+{
+    uint8_t *img = NULL;
+    if (am_link_read_image(path, &img, n) != AM_LINK_OK) return NULL;
+    return img;
+}
+
+static void fix_crc(uint8_t *img, uint32_t n)
+{
+    am_link_put32(img + 12, 0);
+    am_link_put32(img + 12, am_crc32(0, img, n));
+}
+
+/* The console text `am-run NAME` prints on its own. */
+static size_t plain_run(const char *name, char *out, size_t cap)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "%s --quiet %s", am_run, name);
+    FILE *p = popen(cmd, "r");
+    if (!p) return 0;
+    size_t n = fread(out, 1, cap - 1, p);
+    pclose(p);
+    out[n] = 0;
+    return n;
+}
+
+TEST(bad_images_are_refused_and_never_run)
+{
+    arm("bad_images_are_refused_and_never_run");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    uint32_t n;
+    uint8_t *img = read_file(link_image, &n);
+    CHECK(img != NULL);
+    am_word m0, s0, m1, s1;
+    CHECK_EQ(tally(l, COUNTER, &m0, &s0), 0);
+    uint32_t problem;
+    /* a byte changed */
+    img[n / 2] ^= 0x40;
+    CHECK_EQ(am_link_load(l, img, n, &problem), AM_LINK_E_BAD_IMAGE);
+    CHECK_EQ(problem, AM_LINK_IMAGE_CRC);
+    img[n / 2] ^= 0x40;
+    /* cut short: the header says more */
+    CHECK_EQ(am_link_load(l, img, n - 4, &problem), AM_LINK_E_BAD_IMAGE);
+    CHECK_EQ(problem, AM_LINK_IMAGE_SIZE);
+    /* not an image */
+    CHECK_EQ(am_link_load(l, img + 4, 400, &problem), AM_LINK_E_BAD_IMAGE);
+    CHECK_EQ(problem, AM_LINK_IMAGE_MAGIC);
+    /* a table this target does not have (the CRC made good again) */
+    uint8_t *other = malloc(n);
+    memcpy(other, img, n);
+    am_link_put32(other + 16, am_link_get32(other + 16) ^ 1);
+    fix_crc(other, n);
+    CHECK_EQ(am_link_load(l, other, n, &problem), AM_LINK_E_BAD_IMAGE);
+    CHECK_EQ(problem, AM_LINK_IMAGE_TABLE);
+    /* other sources for the same table */
+    memcpy(other, img, n);
+    am_link_put32(other + 40, am_link_get32(other + 40) ^ 1);
+    fix_crc(other, n);
+    CHECK_EQ(am_link_load(l, other, n, &problem), AM_LINK_E_BAD_IMAGE);
+    CHECK_EQ(problem, AM_LINK_IMAGE_SOURCES);
+    /* too big for the machine's RAM */
+    uint8_t *huge = calloc(1, 70000);
+    memcpy(huge, img, n);
+    CHECK_EQ(am_link_load(l, huge, 70000, &problem), AM_LINK_E_TOO_BIG);
+    free(huge);
+    free(other);
+    free(img);
+    /* none of them ran: the same program, its state kept */
+    CHECK_EQ(tally(l, COUNTER, &m1, &s1), 0);
+    CHECK_EQ(m1, m0 + 1);
+    CHECK_EQ(s1, s0);
+    am_word s[AM_LINK_NSTATS];
+    stats(l, s);
+    CHECK_EQ(s[AM_LINK_S_LOADED], 0);
+    CHECK(s[AM_LINK_S_E_BAD_IMAGE] >= 5);
+    CHECK(link_accounted(s));
+    close_link(l);
+}
+
+/* A good image of another program: it replaces the running one and runs,
+ * its console the same as `am-run` alone prints; then the link program's
+ * image again: a fresh machine, exports and all. */
+TEST(load_and_run)
+{
+    arm("load_and_run");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    uint32_t n, problem = 0;
+    uint8_t *img = read_file(demos_image, &n);
+    CHECK(img != NULL);
+    static char expect[1 << 16];
+    size_t ne = plain_run("serializer", expect, sizeof expect);   /* the demos' first program */
+    CHECK(ne > 50);
+    nconsole = 0;
+    CHECK_EQ(am_link_load(l, img, n, &problem), AM_LINK_OK);
+    free(img);
+    uint64_t until = now_ms() + 5000;
+    while (nconsole < ne && now_ms() < until) am_link_monitor(l, 50);
+    CHECK_EQ(nconsole, ne);
+    CHECK(memcmp(console, expect, ne) == 0);
+    am_ref e[AM_EXPORT_MAX];
+    CHECK_EQ(am_link_exports(l, e), AM_LINK_OK);
+    for (int i = 0; i < 8; i++) CHECK_EQ(e[i], AM_NIL);     /* the demo exports nothing */
+    CHECK_EQ(am_link_send(l, ECHO, 0, NULL), AM_LINK_E_NOT_EXPORTED);
+
+    img = read_file(link_image, &n);
+    CHECK(img != NULL);
+    CHECK_EQ(am_link_load(l, img, n, &problem), AM_LINK_OK);
+    free(img);
+    am_word m, sum;
+    CHECK_EQ(tally(l, COUNTER, &m, &sum), 0);
+    CHECK_EQ(m, 1);                                          /* a fresh counter */
+    CHECK_EQ(sum, 0);
+    am_word s[AM_LINK_NSTATS];
+    stats(l, s);
+    CHECK_EQ(s[AM_LINK_S_LOADED], 2);
+    CHECK(link_accounted(s));
+    close_link(l);
+}
+
+/* The same protocol over a Unix socket; hosts come and go. */
+TEST(unix_socket)
+{
+    arm("unix_socket");
+    start_target(1);
+    for (int round = 0; round < 3; round++) {
+        am_link *l = open_link_as(1);
+        CHECK(l != NULL);
+        wait_exports(l);
+        for (uint32_t i = 0; i < 100; i++) {
+            am_word r[8];
+            uint32_t n;
+            CHECK_EQ(am_link_ask(l, ECHO, 1, &i, 1000, r, &n), AM_LINK_OK);
+            CHECK_EQ(n, 1);
+            CHECK_EQ(r[0], i);
+        }
+        close_link(l);
+    }
+    /* a host that leaves before the console line its message causes (a
+     * fault) is written: the target must not die of the broken socket */
+    am_link *l = open_link_as(1);
+    CHECK(l != NULL);
+    wire w;
+    frame_words(&w, AM_LINK_INJECT, 0x3333, 4, (const am_word[]){ COUNTER, 1, 2, 3 });
+    kill(target, SIGSTOP);   /* it reads the request only when the host is gone */
+    CHECK_EQ(am_link_write_raw(l, w.b, w.n), AM_LINK_OK);
+    close_link(l);
+    kill(target, SIGCONT);
+    sleep_ms(200);
+    l = open_link_as(1);
+    CHECK(l != NULL);
+    am_word m, s;
+    CHECK_EQ(tally(l, COUNTER, &m, &s), 0);
+    CHECK_EQ(m, 1);
+    close_link(l);
+    CHECK_EQ(stop_target(), 0);      /* it was alive and exits 0 */
+}
+
+/* SHUTDOWN: acknowledged, then the target exits 0 and removes its link. */
+TEST(shutdown)
+{
+    arm("shutdown");
+    am_link *l = fresh();
+    CHECK(l != NULL);
+    CHECK_EQ(am_link_shutdown(l), AM_LINK_OK);
+    close_link(l);
+    int st = 0;
+    pid_t r = 0;
+    uint64_t until = now_ms() + 3000;
+    while ((r = waitpid(target, &st, WNOHANG)) == 0 && now_ms() < until) sleep_ms(10);
+    CHECK(r == target);
+    target = -1;
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    struct stat sb;
+    CHECK(lstat(port, &sb) != 0);
+    /* a port that is not there: no device, at once */
+    am_link_opts o;
+    am_link_opts_default(&o);
+    CHECK_EQ(am_link_open(port, &o, &l), AM_LINK_E_NO_DEVICE);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 5) {
+        fprintf(stderr, "usage: test_link AM_RUN LINK_IMAGE DEMOS_IMAGE WORKDIR\n");
+        return 2;
+    }
+    am_run = argv[1];
+    link_image = argv[2];
+    demos_image = argv[3];
+    workdir = argv[4];
+    signal(SIGALRM, on_alarm);
+    signal(SIGPIPE, SIG_IGN);
+    int r = t_main("link-e2e");
+    if (stop_target() != 0 && r == 0) {
+        printf("FAIL link-e2e: the target did not exit 0 on SIGTERM\n");
+        r = 1;
+    }
+    return r;
+}
