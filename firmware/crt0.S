@@ -30,6 +30,7 @@
 /* the registers of include/am_iface.def as symbols (SYS_BASE, SYS_RESTART, ...) */
 #define AM_IF_BLOCK(blk, base, bits, doc, notes) .equ blk##_BASE, base;
 #define AM_IF_REG(blk, name, off, acc, cyc, doc) .equ blk##_##name, off;
+#define AM_IF_SIZE(name, value, doc) .equ AM_DEFAULT_##name, value;
 #include "am_iface.def"
 
     .section .text.start, "ax"
@@ -78,5 +79,5 @@ fw_restart:
      * fetches it again (rtl/am_unit_dp.v, docs/firmware.md) */
     .globl  fw_loop
 fw_loop:
-    li      ra, AU_BASE + AU_DISPATCH
+    li      ra, AM_DEFAULT_DISPATCH_PC
     jr      ra

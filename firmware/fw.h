@@ -49,22 +49,19 @@ extern const uint32_t fw_image_header[];
 #define FW_HALT_PANIC       2u   /* a trap outside any behavior */
 
 /* ---- behaviors -------------------------------------------------------------- */
-extern const am_behavior_fn fw_behaviors[];
+/* The dispatch table (fw_table.c, the boards' generated ones): the
+ * functions the dispatch point jumps to (rtl/am_unit_dp.v) -- the DEVICE
+ * and IDLE routines, then the behaviors by id. SYS.DISPATCH points at
+ * behavior 0, fw_behaviors; IDLE is entry -1, DEVICE -2. Read-only data. */
+extern const am_behavior_fn fw_dispatch[];
+#define fw_behaviors (fw_dispatch + 2)
+#define FW_DISPATCH_ENTRIES fw_device, fw_idle,   /* the table's first two */
 extern const uint32_t fw_nbehaviors;
-/* The dispatch table (fw_table.c; SYS.DISPATCH points at entry
- * FW_DISPATCH_FIRST, behavior 0; rtl/am_unit_dp.v): one `jal` per behavior,
- * and before them the IDLE and DEVICE entries, relative to that. */
-extern uint32_t fw_dispatch[];
-#define FW_DISPATCH_FIRST  2u
-#define FW_DISPATCH_IDLE   (-1)
-#define FW_DISPATCH_DEVICE (-2)
+void fw_idle(am_ctx *ctx);
+void fw_device(am_ctx *ctx);
 extern void (*fw_device_fn)(void);   /* serves the DEVICE entry (fw_main.c) */
-/* Ends the translation unit of a behavior table (fw_table.c, the boards'
- * generated ones): its count, and the dispatch table sized by it -- in
- * .bss, below the stack guard's limit, so no behavior can change it. */
-#define FW_TABLE_END(tab) \
-    const uint32_t fw_nbehaviors = sizeof tab / sizeof tab[0]; \
-    uint32_t fw_dispatch[FW_DISPATCH_FIRST + sizeof tab / sizeof tab[0]]
+/* Ends the translation unit of a dispatch table: its behaviors' count. */
+#define FW_TABLE_END(tab) const uint32_t fw_nbehaviors = sizeof tab / sizeof tab[0] - 2
 void fw_console_beh(am_ctx *ctx);
 void fw_sink_beh(am_ctx *ctx);
 void fw_ask_beh(am_ctx *ctx);

@@ -2,16 +2,17 @@
  * fw_main.c — boot, the dispatch table, the idle and device routines, the
  * trap handler and the built-in behaviors of the firmware (docs/firmware.md).
  *
- * Boot: fill the dispatch table, tell the unit how many behaviors exist,
+ * Boot: tell the SoC where the dispatch table is and the unit how many
+ * behaviors exist,
  * SPAWN the boot actor (behavior SYS.BOOT_BEH, or the image header's when
  * that is 0; empty state), INJECT one message to it ([] or [SYS.BOOT_ARG]
  * when that is not 0) and start dispatching -- the same steps am-run and the
  * lockstep checker take on the reference runtime.
  *
- * Dispatching is the hardware's: fw_loop (crt0.S) jumps to the unit's
- * DISPATCH register with the return address there too, and every fetch of
- * it -- every behavior's `ret` -- commits and is answered with a jump to the
- * next behavior (rtl/am_unit_dp.v). Faults of the staging rules are the
+ * Dispatching is the hardware's: fw_loop (crt0.S) jumps to the dispatch
+ * point with the return address there too, and every fetch of it -- every
+ * behavior's `ret` -- commits and is answered with a jump to the next
+ * behavior (rtl/am_unit_dp.v). Faults of the staging rules are the
  * unit's business; a trap inside a behavior restarts the core (the SoC does
  * it, crt0.S), which calls fw_trap() to abort and goes back to DISPATCH on a
  * fresh stack.
@@ -48,8 +49,9 @@ void fw_halt(uint32_t code)
 /* The IDLE entry: nothing to dispatch -- the queue drained. The run ends.
  * (A watchdog abort restarts the core at once, so the dispatch point is
  * never answered while the unit holds for its acknowledgement.) */
-static void fw_idle(void)
+void fw_idle(am_ctx *ctx)
 {
+    (void)ctx;
     fw_halt(FW_HALT_OK);
 }
 
@@ -58,40 +60,20 @@ static void fw_idle(void)
  * fw_device_fn serves it; without one, the devices are turned off, so an
  * unserved request cannot come back at every dispatch. */
 void (*fw_device_fn)(void);
-static void fw_device(void)
+void fw_device(am_ctx *ctx)
 {
+    (void)ctx;
     if (fw_device_fn) fw_device_fn();
     else SYS(SYS_DEVICES) = 0;
 }
 
-/* `jal x0, off`: the dispatch table's words (RISC-V J-type immediate) */
-static uint32_t jal_x0(uint32_t off)
-{
-    return ((off >> 20) & 1u) << 31 | ((off >> 1) & 0x3ffu) << 21 | ((off >> 11) & 1u) << 20 |
-           ((off >> 12) & 0xffu) << 12 | 0x6fu;
-}
-
-/* Entry b: a jump from DISPATCH to behavior b (the core executes it as if
- * fetched there, so the offset is from DISPATCH; the RAM is within the
- * jump's +-1 MiB of the top of the address space). Entries -1 and -2:
- * IDLE and DEVICE. */
-static void dispatch_table(void)
-{
-    const uint32_t dp = (uint32_t)AU_BASE + AU_DISPATCH;
-    uint32_t *e = &fw_dispatch[FW_DISPATCH_FIRST];
-    for (uint32_t b = 0; b < fw_nbehaviors; b++)
-        e[b] = jal_x0((uint32_t)(uintptr_t)fw_behaviors[b] - dp);
-    e[FW_DISPATCH_IDLE] = jal_x0((uint32_t)(uintptr_t)fw_idle - dp);
-    e[FW_DISPATCH_DEVICE] = jal_x0((uint32_t)(uintptr_t)fw_device - dp);
-    SYS(SYS_DISPATCH) = (uint32_t)(uintptr_t)e;
-}
-
 void fw_main(void)
 {
-    dispatch_table();
+    /* the dispatch table (fw_table.c): written once, so no behavior can
+     * redirect a dispatch */
+    SYS(SYS_DISPATCH) = (uint32_t)(uintptr_t)fw_behaviors;
     /* the stack guard: from now on a store below the end of .bss faults
-     * STACK, whatever runs (the dispatch table included); written once, so
-     * no behavior can lower it */
+     * STACK, whatever runs; written once, so no behavior can lower it */
     SYS(SYS_STACK_LIMIT) = fw_image_header[FW_HDR_BSS_END];
     AU(AU_BEH_COUNT) = fw_nbehaviors;
     AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;

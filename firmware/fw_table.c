@@ -7,7 +7,8 @@
 #include "fw.h"
 #include "behaviors.h"
 
-const am_behavior_fn fw_behaviors[] = {
+const am_behavior_fn fw_dispatch[] = {
+    FW_DISPATCH_ENTRIES
     fw_console_beh,
     fw_sink_beh,
     fw_ask_beh,
@@ -16,4 +17,4 @@ const am_behavior_fn fw_behaviors[] = {
 #undef AM_BEHAVIOR
 };
 
-FW_TABLE_END(fw_behaviors);
+FW_TABLE_END(fw_dispatch);

@@ -81,8 +81,15 @@ uint32_t am_console_format(uint32_t len, const am_word *msg, char *buf)
 
     if (len >= 1 && (w0 & 0xffu) == AM_CON_TEXT && nb <= (len - 1) * 4 &&
         nb <= AM_CON_TEXT_MAX) {
-        for (uint32_t i = 0; i < nb; i++)
-            buf[n++] = (char)(msg[1 + i / 4] >> (8 * (i % 4)));
+        /* a word at a time, constant shifts (a one-bit shifter pays per bit) */
+        for (uint32_t i = 0; i < nb; i += 4) {
+            am_word w = msg[1 + i / 4];
+            buf[i] = (char)w;
+            buf[i + 1] = (char)(w >> 8);
+            buf[i + 2] = (char)(w >> 16);
+            buf[i + 3] = (char)(w >> 24);
+        }
+        n = nb;
     } else if (len == 2 && w0 == AM_CON_INT) {
         if (v & 0x80000000u) { buf[n++] = '-'; v = ~v + 1u; }
         n += put_udec(buf + n, v);

@@ -16,25 +16,23 @@ void aml_beta(am_ctx *ctx)
     uint32_t len = am_msg_len(ctx);
     if (n > 6 || n + len > AM_MAX_MSG_WORDS)
         am_fail(ctx, AML_E_BETA_LEN);
-    am_word out[AM_MAX_MSG_WORDS];
-    for (uint32_t i = 0; i < n; i++)
-        out[i] = am_state(ctx, 2 + i);
-    aml_msg_copy(ctx, 0, len, out + n);
-    aml_reply(ctx, cust, n + len, out);
+    if (cust != AM_NIL) {   /* [saved..., the reply...]: the reply's words forwarded */
+        for (uint32_t i = 0; i < n; i++)
+            am_send_word(ctx, i, am_state(ctx, 2 + i));
+        am_forward(ctx, cust, n + len, -(int32_t)n);
+    }
     am_become(ctx, AM_BEH_SINK, 0, 0);
 }
 
 void aml_join(am_ctx *ctx)
 {
-    am_ref cust = am_state(ctx, 0);
-    am_word tag = am_state(ctx, 1);
     uint32_t remaining = am_state(ctx, 2);
-    uint32_t index = am_state(ctx, 3);
-    am_word sum = am_state(ctx, 4) + am_msg(ctx, index);
+    am_word sum = am_state(ctx, 4) + am_msg(ctx, am_state(ctx, 3));
     if (remaining <= 1) {
-        AML_REPLY(ctx, cust, tag, sum);
+        AML_REPLY(ctx, am_state(ctx, 0), am_state(ctx, 1), sum);
         am_become(ctx, AM_BEH_SINK, 0, 0);
     } else {
-        AM_BECOME(ctx, AMB_JOIN, cust, tag, remaining - 1, index, sum);
+        am_set_state(ctx, 2, remaining - 1);
+        am_set_state(ctx, 4, sum);
     }
 }

@@ -18,13 +18,13 @@ void aml_cell(am_ctx *ctx)
         break;
     case AML_WRITE:
         if (len != 3) am_fail(ctx, AML_E_CELL_LEN);
-        AM_BECOME(ctx, AMB_CELL, am_msg(ctx, 2));
+        am_set_state(ctx, 0, am_msg(ctx, 2));
         AML_REPLY(ctx, cust, am_self(ctx));
         break;
     case AML_CAS:
         if (len != 4) am_fail(ctx, AML_E_CELL_LEN);
         if (value == am_msg(ctx, 2))
-            AM_BECOME(ctx, AMB_CELL, am_msg(ctx, 3));
+            am_set_state(ctx, 0, am_msg(ctx, 3));
         AML_REPLY(ctx, cust, value);
         break;
     default:

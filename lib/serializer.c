@@ -27,27 +27,25 @@
  */
 #include "am_lib.h"
 
-/* Send request req[0..n) (req[0] = customer) to svc through a new proxy and
- * become busy with pending list head..tail. */
-static void ser_start(am_ctx *ctx, am_ref svc, const am_word *req, uint32_t n,
+/* Send the request at message words from..from+n (its word 0 the
+ * customer) to svc through a new proxy -- the message forwarded, its
+ * customer replaced, nothing copied -- and become busy with pending list
+ * head..tail. */
+static void ser_start(am_ctx *ctx, am_ref svc, uint32_t from, uint32_t n,
                       am_ref head, am_ref tail)
 {
     am_ref proxy = AM_CREATE(ctx, AMB_SER_PROXY, am_self(ctx));
-    AM_BECOME(ctx, AMB_SERIALIZER_BUSY, svc, req[0], proxy, head, tail);
-    am_word fwd[AM_MAX_MSG_WORDS];
-    fwd[0] = proxy;
-    for (uint32_t i = 1; i < n; i++)
-        fwd[i] = req[i];
-    am_send(ctx, svc, n, fwd);
+    AM_BECOME(ctx, AMB_SERIALIZER_BUSY, svc, am_msg(ctx, from), proxy, head, tail);
+    am_send_word(ctx, 0, proxy);
+    am_forward(ctx, svc, n, (int32_t)from);
 }
 
-/* The current message as a request: check its length, copy it. */
-static uint32_t ser_take_request(am_ctx *ctx, am_word *req)
+/* The current message as a request: its length, checked. */
+static uint32_t ser_request_len(am_ctx *ctx)
 {
     uint32_t n = am_msg_len(ctx);
     if (n < 1 || n > AML_SER_MAX_REQ)
         am_fail(ctx, AML_E_SER_LEN);
-    aml_msg_copy(ctx, 0, n, req);
     return n;
 }
 
@@ -55,7 +53,8 @@ static uint32_t ser_take_request(am_ctx *ctx, am_word *req)
 static am_ref ser_new_pending(am_ctx *ctx)
 {
     am_word st[AM_MAX_STATE_WORDS];  /* only words 0..n+1 are used */
-    uint32_t n = ser_take_request(ctx, st + 2);
+    uint32_t n = ser_request_len(ctx);
+    aml_msg_copy(ctx, 0, n, st + 2);
     st[0] = AM_NIL;
     st[1] = n;
     return am_create(ctx, AMB_SER_PENDING, 2 + n, st);
@@ -63,9 +62,7 @@ static am_ref ser_new_pending(am_ctx *ctx)
 
 void aml_serializer_request(am_ctx *ctx, am_ref svc)
 {
-    am_word req[AM_MAX_MSG_WORDS];
-    uint32_t n = ser_take_request(ctx, req);
-    ser_start(ctx, svc, req, n, AM_NIL, AM_NIL);
+    ser_start(ctx, svc, 0, ser_request_len(ctx), AM_NIL, AM_NIL);
 }
 
 void aml_serializer(am_ctx *ctx)
@@ -81,10 +78,10 @@ void aml_serializer_busy(am_ctx *ctx)
     uint32_t len = am_msg_len(ctx);
 
     if (len >= 1 && am_msg(ctx, 0) == proxy) {
-        /* the reply, authenticated by the proxy's identity */
-        am_word r[AM_MAX_MSG_WORDS];
-        aml_msg_copy(ctx, 1, len - 1, r);
-        aml_reply(ctx, cust, len - 1, r);
+        /* the reply, authenticated by the proxy's identity: passed on
+         * without the proxy */
+        if (cust != AM_NIL)
+            am_forward(ctx, cust, len - 1, 1);
         if (head == AM_NIL) {
             AM_BECOME(ctx, AMB_SERIALIZER, svc);
         } else {
@@ -96,11 +93,11 @@ void aml_serializer_busy(am_ctx *ctx)
     /* a new request while busy: append it to the pending FIFO */
     am_ref e = ser_new_pending(ctx);
     if (tail == AM_NIL) {
-        head = e;
+        am_set_state(ctx, 3, e);   /* head */
     } else {
         AM_SEND(ctx, tail, AM_NIL, AML_SER_LINK, e);
     }
-    AM_BECOME(ctx, AMB_SERIALIZER_BUSY, svc, cust, proxy, head, e);
+    am_set_state(ctx, 4, e);       /* tail */
 }
 
 void aml_serializer_fetch(am_ctx *ctx)
@@ -116,18 +113,16 @@ void aml_serializer_fetch(am_ctx *ctx)
         am_ref next = am_msg(ctx, 1);
         am_ref nh = next != AM_NIL ? next : fresh;
         am_ref nt = nh != AM_NIL ? tail : AM_NIL;
-        am_word req[AM_MAX_MSG_WORDS];
-        aml_msg_copy(ctx, 2, len - 2, req);
-        ser_start(ctx, svc, req, len - 2, nh, nt);
+        ser_start(ctx, svc, 2, len - 2, nh, nt);
         return;
     }
     am_ref e = ser_new_pending(ctx);
     if (tail == popping) {
-        fresh = e;  /* the popped entry was the tail: start a fresh list */
+        am_set_state(ctx, 3, e);   /* fresh: the popped entry was the tail, a new list */
     } else {
         AM_SEND(ctx, tail, AM_NIL, AML_SER_LINK, e);
     }
-    AM_BECOME(ctx, AMB_SERIALIZER_FETCH, svc, popping, e, fresh);
+    am_set_state(ctx, 2, e);       /* tail */
 }
 
 void aml_ser_proxy(am_ctx *ctx)
@@ -135,10 +130,9 @@ void aml_ser_proxy(am_ctx *ctx)
     uint32_t len = am_msg_len(ctx);
     if (len + 1 > AM_MAX_MSG_WORDS)
         am_fail(ctx, AML_E_SER_LEN);
-    am_word out[AM_MAX_MSG_WORDS];
-    out[0] = am_self(ctx);
-    aml_msg_copy(ctx, 0, len, out + 1);
-    am_send(ctx, am_state(ctx, 0), len + 1, out);
+    /* [self, the reply...] to the serializer */
+    am_send_word(ctx, 0, am_self(ctx));
+    am_forward(ctx, am_state(ctx, 0), len + 1, -1);
     am_become(ctx, AM_BEH_SINK, 0, 0);
 }
 
@@ -156,8 +150,7 @@ void aml_ser_pending(am_ctx *ctx)
     switch (am_msg(ctx, 1)) {
     case AML_SER_LINK:
         if (len != 3) am_fail(ctx, AML_E_SER_LEN);
-        st[0] = am_msg(ctx, 2);
-        am_become(ctx, AMB_SER_PENDING, 2 + n, st);
+        am_set_state(ctx, 0, am_msg(ctx, 2));
         break;
     case AML_SER_POP: {
         if (len != 2) am_fail(ctx, AML_E_SER_LEN);

@@ -142,12 +142,13 @@ module am_soc #(
   // address bits alone, without a comparator.
   localparam integer RAW = $clog2(RAM_WORDS);
   localparam         RAM_POW2 = (1 << RAW) == RAM_WORDS;
-  // {dispatch point, sys, uart, unit, ram}: the dispatch point is the unit's
-  // DISPATCH register (am_unit_dp); a data access of it goes to the unit
+  // {dispatch point, sys, uart, unit, ram}: the dispatch point is one word
+  // past the RAM (am_unit_dp; a data access of it is a bus error)
+  localparam [31:0] DP_PC = `AM_DEFAULT_DISPATCH_PC;
   function automatic [4:0] region(input [31:2] addr);
-    region = {addr[31:28] == `AM_AU_REGION && addr[`AM_AU_AW+1:2] == `AM_AU_DISPATCH,
+    region = {addr == DP_PC[31:2],
               addr[31:28] == `AM_SYS_REGION, addr[31:28] == `AM_UART_REGION,
-              addr[31:28] == `AM_AU_REGION && addr[`AM_AU_AW+1:2] != `AM_AU_DISPATCH,
+              addr[31:28] == `AM_AU_REGION,
               RAM_POW2 ? (addr[31:RAW+2] == 0)
                        : (addr[31:28] == 4'h0 && {6'd0, addr[27:2]} < RAM_WORDS)};
   endfunction
@@ -180,12 +181,15 @@ module am_soc #(
   end
   wire acc     = mem_valid && !cpu_rst_q;
   wire sel_ram = acc && rgn_q[0] && !guard_q;
-  wire sel_dp  = acc && rgn_q[4] && mem_instr;   // the dispatch point: a fetch of DISPATCH
-  wire sel_au  = acc && (rgn_q[1] || (rgn_q[4] && !mem_instr));
+  wire sel_dp  = acc && rgn_q[4] && mem_instr;   // the dispatch point: an instruction fetch there
+  wire sel_au  = acc && rgn_q[1];
   wire sel_urt = acc && rgn_q[2];
   wire sel_sys = acc && rgn_q[3];
   wire sel_stk = acc && guard_q;                  // a store the guard stops (into RAM)
-  wire sel_err = acc && (rgn_q == 5'd0 || guard_q);
+  // a data access of the dispatch point: a bus error (a read is known for
+  // one only when presented, so it completes a cycle later)
+  wire dp_data = acc && rgn_q[4] && !mem_instr;
+  wire sel_err = (acc && (rgn_q == 5'd0 || guard_q)) || (dp_data && mem_ready);
   wire [`AM_SYS_AW-1:0] sa = mem_addr[`AM_SYS_AW+1:2];   // the SYS register
 
   // ---- stack guard (see the header) ------------------------------------------
@@ -229,6 +233,12 @@ module am_soc #(
   reg  [RAW-1:0] dtab_q;       // SYS.DISPATCH: the table's entry 0, a word address
   wire [RAW-1:0] dp_addr = dtab_q + {{(RAW-DPW){dp_idx[DPW-1]}}, dp_idx};
   wire [31:0] ram_rdata;
+  // The answer: `jal x0, A - DISPATCH_PC` from the table's word A, the
+  // address of a function. With DISPATCH_PC at 1 MiB and A below it the
+  // offset's 21 bits are A's with bit 20 set: wiring, no adder (J-type:
+  // imm[20|10:1|11|19:12], rd = x0, JAL).
+  wire [31:0] dp_jal = {1'b1, ram_rdata[10:1], ram_rdata[11], ram_rdata[19:12], 5'd0, 7'b1101111};
+  wire unused_dp_jal = ^{ram_rdata[31:20], ram_rdata[0]};   // (below 1 MiB, word-aligned)
   am_ram #(.WORDS(RAM_WORDS), .INIT_FILE(FIRMWARE)) ram (
     .clk_i(clk_i), .rst_ni(rst_ni), .en_i(ram_la || dp_rd),
     .addr_i(dp_rd ? dp_addr : la_addr[RAW+1:2]), .wdata_i(la_wdata),
@@ -258,7 +268,7 @@ module am_soc #(
     .clk_i(clk_i), .rst_ni(rst_ni),
     .mem_valid_i(sel_au), .mem_ready_o(au_ready), .mem_addr_i(mem_addr),
     .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata),
-    .wr_next_i(acc_d && (rgn_d[1] || rgn_d[4]) && we_d),
+    .wr_next_i(acc_d && rgn_d[1] && we_d),
     .rd_la_i(bus_on_d && la_go && la_read && rgn_d[1]), .la_a_i(la_addr[9:2]), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq), .stack_i(stack_hit),
     .dp_next_i(acc_d && rgn_d[4] && !we_d), .dp_instr_i(mem_instr), .dev_i(dev_req),
     .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_idx_o(dp_idx),
@@ -317,7 +327,8 @@ module am_soc #(
   // responder (a store the stack guard stops too) answer at once.
   wire ready_d = bus_on_d && (ram_la || dp_rd || au_ready_d ||
                  (acc_d && rgn_d[2] && !(we_d && ua_d == `AM_UART_TXDATA && urt_full_d)) ||
-                 (acc_d && (rgn_d[3] || rgn_d == 5'd0 || guard_d)));
+                 (acc_d && (rgn_d[3] || rgn_d == 5'd0 || guard_d || (rgn_d[4] && we_d))) ||
+                 (dp_data && !mem_ready));
   reg  ready_q;
   always @(posedge clk_i) begin
     if (!rst_ni) ready_q <= 1'b0;
@@ -350,9 +361,9 @@ module am_soc #(
   // select, TRACE=1 checks that it is 0 outside the unit's reads).
   am_soc_rdata #(.TRACE(TRACE)) u_rdata (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .sel_ram_i(sel_ram || sel_dp), .sel_au_i(sel_au), .sel_urt_i(sel_urt), .sel_sys_i(sel_sys),
+    .sel_ram_i(sel_ram), .sel_dp_i(sel_dp), .sel_au_i(sel_au), .sel_urt_i(sel_urt), .sel_sys_i(sel_sys),
     .au_read_i(sel_au && au_ready && !we), .addr_i(mem_addr),
-    .ram_rdata_i(ram_rdata), .au_rdata_i(au_rdata), .urt_rdata_i(urt_rdata),
+    .ram_rdata_i(ram_rdata), .dp_rdata_i(dp_jal), .au_rdata_i(au_rdata), .urt_rdata_i(urt_rdata),
     .sys_rdata_i(sys_rdata), .rdata_o(mem_rdata));
 
   // ---- restart ---------------------------------------------------------------

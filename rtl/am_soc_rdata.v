@@ -4,7 +4,8 @@
 //
 // Promises:
 // * rdata_o is the read data of the slave selected (sel_*_i, one at a time)
-//   for the access in progress.
+//   for the access in progress (the dispatch point's: dp_rdata_i, the jump
+//   am_soc makes of the dispatch table's word).
 // * The actor unit's read data is 0 except in the cycle its read completes
 //   (rtl/am_unit_rdata.v), so it is ORed in without a select; the other
 //   slaves' are selected by their region. TRACE=1 checks every cycle that
@@ -21,12 +22,14 @@ module am_soc_rdata #(
   input  wire        clk_i,
   input  wire        rst_ni,
   input  wire        sel_ram_i,
+  input  wire        sel_dp_i,     // a fetch of the dispatch point completes
   input  wire        sel_au_i,
   input  wire        sel_urt_i,
   input  wire        sel_sys_i,
   input  wire        au_read_i,   // a read of the unit completes
   input  wire [31:0] addr_i,      // (for the check's message)
   input  wire [31:0] ram_rdata_i,
+  input  wire [31:0] dp_rdata_i,
   input  wire [31:0] au_rdata_i,
   input  wire [31:0] urt_rdata_i,
   input  wire [31:0] sys_rdata_i,
@@ -35,6 +38,7 @@ module am_soc_rdata #(
   always @(*) begin
     rdata_o = au_rdata_i;
     if (sel_ram_i) rdata_o = rdata_o | ram_rdata_i;
+    if (sel_dp_i)  rdata_o = rdata_o | dp_rdata_i;
     if (sel_urt_i) rdata_o = rdata_o | urt_rdata_i;
     if (sel_sys_i) rdata_o = rdata_o | sys_rdata_i;
   end

@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 NM = "riscv64-unknown-elf-nm"
-DISPATCH_PC = 0xFFFFFF00   # the actor unit's DISPATCH register (include/am_iface.def)
+DISPATCH_PC = 0x00100000   # the dispatch point (include/am_iface.def, AM_DEFAULT_DISPATCH_PC)
 
 
 def functions(elf):

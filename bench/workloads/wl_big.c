@@ -9,20 +9,19 @@ void amb_big_node(am_ctx *ctx)
         AM_SEND(ctx, am_msg(ctx, 1), BT_PONG);
         return;
     }
-    am_word s[AM_MAX_STATE_WORDS];
-    for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++) s[i] = am_state(ctx, i);
     if (tag == BT_LINK) {
-        for (uint32_t i = 0; i < BENCH_BIG_NB; i++) s[3 + i] = am_msg(ctx, 1 + i);
+        for (uint32_t i = 0; i < BENCH_BIG_NB; i++) am_set_state(ctx, 3 + i, am_msg(ctx, 1 + i));
     } else if (tag == BT_START || tag == BT_PONG) {
-        if (tag == BT_PONG) s[1]--;
-        if (s[1] > 0) {
-            s[2] = BENCH_LCG(s[2]);
-            AM_SEND(ctx, s[3 + (s[2] >> 8) % BENCH_BIG_NB], BT_PING, am_self(ctx));
+        am_word left = am_state(ctx, 1);
+        if (tag == BT_PONG) am_set_state(ctx, 1, --left);
+        if (left > 0) {
+            am_word rng = BENCH_LCG(am_state(ctx, 2));
+            am_set_state(ctx, 2, rng);
+            AM_SEND(ctx, am_state(ctx, 3 + (rng >> 8) % BENCH_BIG_NB), BT_PING, am_self(ctx));
         } else {
-            AM_SEND(ctx, s[0], BT_DONE, 1);
+            AM_SEND(ctx, am_state(ctx, 0), BT_DONE, 1);
         }
     } else {
         am_fail(ctx, BF_UNEXPECTED);
     }
-    am_become(ctx, AMB_BENCH_BIG_NODE, AM_MAX_STATE_WORDS, s);
 }

@@ -64,18 +64,15 @@ static int hw_is_boot(const am_ctx *ctx) { return am_msg_len(ctx) == 0; }
  * the last pong [DONE, received] to ledger. */
 void amb_hw_ping(am_ctx *ctx)
 {
-    am_word tag = am_msg(ctx, 0);
-    am_word pong = am_state(ctx, 0), left = am_state(ctx, 1), got = am_state(ctx, 2);
-    am_word ledger = am_state(ctx, 3);
-    if (tag == BT_PONG) got++;
+    am_word tag = am_msg(ctx, 0), left = am_state(ctx, 1), got = am_state(ctx, 2);
+    if (tag == BT_PONG) am_set_state(ctx, 2, ++got);
     else if (tag != BT_START) am_fail(ctx, BF_UNEXPECTED);
     if (left > 0) {
-        AM_SEND(ctx, pong, BT_PING, am_self(ctx));
-        left--;
+        AM_SEND(ctx, am_state(ctx, 0), BT_PING, am_self(ctx));
+        am_set_state(ctx, 1, left - 1);
     } else if (tag == BT_PONG) {
-        AM_SEND(ctx, ledger, BT_DONE, got);
+        AM_SEND(ctx, am_state(ctx, 3), BT_DONE, got);
     }
-    AM_BECOME(ctx, AMB_BENCH_HW_PING, pong, left, got, ledger);
 }
 
 /* boot: a PONG and a ping; [DONE, received] -> check */
@@ -250,41 +247,42 @@ void amb_hw_big_wrap(am_ctx *ctx)
  * bench/wl_bank.c's; their balances are checked by the host driver (and, on
  * the SoC, against the reference runtime by the lockstep checker): here the
  * count of acknowledged transfers. */
-/* issue k transfers; s = the teller's state [done, rng, a0..a5] (rng updated) */
-static void hw_bank_issue(am_ctx *ctx, am_word s[AM_MAX_STATE_WORDS], uint32_t k)
+/* issue k transfers from the teller's state [done, rng, a0..a5]: rng as
+ * given, the accounts a (NULL: its state's) */
+static void hw_bank_issue(am_ctx *ctx, am_word rng, const am_word *a, uint32_t k)
 {
-    am_word rng = s[1];
     for (uint32_t j = 0; j < k; j++) {
         rng = BENCH_LCG(rng); am_word src = (rng >> 8) % HW_BANK_ACCOUNTS;
         rng = BENCH_LCG(rng); am_word dst = (rng >> 8) % (HW_BANK_ACCOUNTS - 1);
         if (dst >= src) dst++;
         rng = BENCH_LCG(rng); am_word amount = (rng >> 8) % 1000 + 1;
-        AM_SEND(ctx, s[2 + src], BT_CREDIT, amount, s[2 + dst], am_self(ctx));
+        am_word as = a ? a[src] : am_state(ctx, 2 + src), ad = a ? a[dst] : am_state(ctx, 2 + dst);
+        AM_SEND(ctx, as, BT_CREDIT, amount, ad, am_self(ctx));
     }
-    s[1] = rng;
+    am_set_state(ctx, 1, rng);
 }
 
 void amb_hw_bank(am_ctx *ctx)
 {
-    am_word s[AM_MAX_STATE_WORDS];
-    for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++) s[i] = am_state(ctx, i);
     am_word tag = am_msg(ctx, 0);
     if (hw_is_boot(ctx)) {                     /* accounts 0..3 */
-        for (uint32_t i = 0; i < 4; i++) s[2 + i] = AM_CREATE(ctx, AMB_BENCH_ACCOUNT, HW_BANK_INITIAL);
+        for (uint32_t i = 0; i < 4; i++)
+            am_set_state(ctx, 2 + i, AM_CREATE(ctx, AMB_BENCH_ACCOUNT, HW_BANK_INITIAL));
         AM_SEND(ctx, am_self(ctx), BT_START);
     } else if (tag == BT_START) {              /* accounts 4, 5; the first round */
-        for (uint32_t i = 4; i < HW_BANK_ACCOUNTS; i++)
-            s[2 + i] = AM_CREATE(ctx, AMB_BENCH_ACCOUNT, HW_BANK_INITIAL);
-        s[1] = 12345;                          /* the host driver's seed */
-        hw_bank_issue(ctx, s, HW_BANK_ROUND);
+        am_word a[HW_BANK_ACCOUNTS];
+        for (uint32_t i = 0; i < HW_BANK_ACCOUNTS; i++)
+            a[i] = i < 4 ? am_state(ctx, 2 + i) : AM_CREATE(ctx, AMB_BENCH_ACCOUNT, HW_BANK_INITIAL);
+        for (uint32_t i = 4; i < HW_BANK_ACCOUNTS; i++) am_set_state(ctx, 2 + i, a[i]);
+        hw_bank_issue(ctx, 12345, a, HW_BANK_ROUND);   /* the host driver's seed */
     } else if (tag == BT_DONE) {
-        s[0] += am_msg(ctx, 1);
-        if (s[0] == HW_BANK_TRANSFERS)
-            hw_report(ctx, "bench bank", s[0], HW_BANK_TRANSFERS, " transfers acknowledged\n");
-        else if (s[0] % HW_BANK_ROUND == 0)
-            hw_bank_issue(ctx, s, HW_BANK_ROUND);
+        am_word done = am_state(ctx, 0) + am_msg(ctx, 1);
+        am_set_state(ctx, 0, done);
+        if (done == HW_BANK_TRANSFERS)
+            hw_report(ctx, "bench bank", done, HW_BANK_TRANSFERS, " transfers acknowledged\n");
+        else if (done % HW_BANK_ROUND == 0)
+            hw_bank_issue(ctx, am_state(ctx, 1), 0, HW_BANK_ROUND);
     } else {
         am_fail(ctx, BF_UNEXPECTED);
     }
-    am_become(ctx, AMB_BENCH_HW_BANK, AM_MAX_STATE_WORDS, s);
 }

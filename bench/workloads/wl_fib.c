@@ -23,8 +23,10 @@ void amb_fib_join(am_ctx *ctx)
 {
     if (am_msg(ctx, 0) != BT_DONE) am_fail(ctx, BF_UNEXPECTED);
     am_word parent = am_state(ctx, 0), sum = am_state(ctx, 2) + am_msg(ctx, 1);
-    if (am_state(ctx, 1) == 0)
-        AM_BECOME(ctx, AMB_BENCH_FIB_JOIN, parent, 1, sum);
-    else
+    if (am_state(ctx, 1) == 0) {
+        am_set_state(ctx, 1, 1);
+        am_set_state(ctx, 2, sum);
+    } else {
         AM_SEND(ctx, parent, BT_DONE, sum);
+    }
 }

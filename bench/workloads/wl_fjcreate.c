@@ -14,7 +14,8 @@ void amb_fj_forker(am_ctx *ctx)
     left -= k;
     if (left > 0)
         AM_SEND(ctx, am_self(ctx), BT_START);
-    AM_BECOME(ctx, AMB_BENCH_FJ_FORKER, left, ledger, i + k);
+    am_set_state(ctx, 0, left);
+    am_set_state(ctx, 2, i + k);
 }
 
 /* state [] */

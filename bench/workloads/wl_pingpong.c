@@ -4,15 +4,13 @@
 /* state [pong, remaining, received] */
 void amb_ping(am_ctx *ctx)
 {
-    am_word tag = am_msg(ctx, 0);
-    am_word pong = am_state(ctx, 0), left = am_state(ctx, 1), got = am_state(ctx, 2);
-    if (tag == BT_PONG) got++;
+    am_word tag = am_msg(ctx, 0), left = am_state(ctx, 1);
+    if (tag == BT_PONG) am_set_state(ctx, 2, am_state(ctx, 2) + 1);
     else if (tag != BT_START) am_fail(ctx, BF_UNEXPECTED);
     if (left > 0) {
-        AM_SEND(ctx, pong, BT_PING, am_self(ctx));
-        left--;
+        AM_SEND(ctx, am_state(ctx, 0), BT_PING, am_self(ctx));
+        am_set_state(ctx, 1, left - 1);
     }
-    AM_BECOME(ctx, AMB_BENCH_PING, pong, left, got);
 }
 
 /* state [] */

@@ -86,12 +86,14 @@ module am_soc_rdata #(
   input  wire        clk_i,
   input  wire        rst_ni,
   input  wire        sel_ram_i,
+  input  wire        sel_dp_i,
   input  wire        sel_au_i,
   input  wire        sel_urt_i,
   input  wire        sel_sys_i,
   input  wire        au_read_i,
   input  wire [31:0] addr_i,
   input  wire [31:0] ram_rdata_i,
+  input  wire [31:0] dp_rdata_i,
   input  wire [31:0] au_rdata_i,
   input  wire [31:0] urt_rdata_i,
   input  wire [31:0] sys_rdata_i,
@@ -100,6 +102,7 @@ module am_soc_rdata #(
   always @(*) begin
     rdata_o = 32'd0;
     if (sel_ram_i) rdata_o = ram_rdata_i;
+    if (sel_dp_i)  rdata_o = dp_rdata_i;
     if (sel_au_i)  rdata_o = au_rdata_i;
     if (sel_urt_i) rdata_o = urt_rdata_i;
     if (sel_sys_i) rdata_o = sys_rdata_i;

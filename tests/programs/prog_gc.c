@@ -79,29 +79,29 @@ void prog_gc_serializer(am_ctx *ctx)
         am_ref cell = AM_CREATE(ctx, AMB_CELL, 0);
         ser = AM_CREATE(ctx, AMB_SERIALIZER, cell);
         AM_SEND(ctx, ser, self, AML_CAS, 0, 1);
-        phase = 1;
+        AM_BECOME(ctx, AMB_PROG_GC_SERIALIZER, 1, ser, done, n, errors);
         break;
     }
-    case 1:
+    case 1:   /* (only the words that change are staged: am_set_state) */
         if (am_msg_len(ctx) != 1) am_fail(ctx, AML_E_DEMO_UNEXPECTED);
-        if (am_msg(ctx, 0) != done) errors++;
+        if (am_msg(ctx, 0) != done) am_set_state(ctx, 4, errors + 1);
         done++;
+        am_set_state(ctx, 2, done);
         if (done < n) {
             AM_SEND(ctx, ser, self, AML_CAS, done, done + 1);
         } else {
             AM_SEND(ctx, ser, self, AML_READ);
-            phase = 2;
+            am_set_state(ctx, 0, 2);
         }
         break;
     case 2:
         say_result(ctx, "gc-serializer: ", n, " requests, counter ", am_msg(ctx, 0), errors,
                    " wrong answers");
-        phase = 3;
+        am_set_state(ctx, 0, 3);
         break;
     default:
         am_fail(ctx, AML_E_DEMO_UNEXPECTED);
     }
-    AM_BECOME(ctx, AMB_PROG_GC_SERIALIZER, phase, ser, done, n, errors);
 }
 
 /* ---- gc-cycles ----------------------------------------------------------- */
