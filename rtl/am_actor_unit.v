@@ -78,8 +78,10 @@ module am_actor_unit #(
   // ready_d_o is mem_ready_o's value in the next cycle (the SoC registers
   // its bus ready from it)
   input  wire                    wr_next_i,
-  // a read of the unit starts next cycle at register la_a_i (mem_addr[9:2]
-  // of the look-ahead): it may complete without a wait state (am_unit_bus)
+  // the core announces an access (la_i) at la_a_i (mem_addr[9:2] of the
+  // look-ahead); rd_la_i: it is a read of the unit, which may complete
+  // without a wait state (am_unit_bus)
+  input  wire                    la_i,
   input  wire                    rd_la_i,
   input  wire [7:0]              la_a_i,
   output wire                    ready_d_o,
@@ -235,7 +237,9 @@ module am_actor_unit #(
   wire [31:0] self_ref = {d_self_gen, {(16-SLOT_W){1'b0}}, d_self_slot};
 
   // ---------------------------------------------------------------- the bus, the registers
-  assign ra = rd_la_i ? la_a_i : a;   // (no access is in progress in a look-ahead cycle)
+  // (no access is in progress in a look-ahead cycle; la_i, not rd_la_i,
+  // selects: the look-ahead's address comes late, its decode later)
+  assign ra = la_i ? la_a_i : a;
 
   am_unit_bus #(.STATE_WORDS(STATE_WORDS), .TRACE(TRACE)) u_bus (
     .clk_i(clk_i), .rst_ni(rst_ni),

@@ -11,11 +11,15 @@
 //   (q_rdata_i / st_rdata_i, valid that cycle), or 0 when no transaction is
 //   open or i is not below the message's / state's length.
 // * rdata_o is 0 in every other cycle, so the SoC ORs it with its other
-//   slaves' read data (rtl/am_soc_rdata.v): rdata_q holds a register's
-//   value, q_on_q / st_on_q say that a message / state word below its
-//   length is read, each for one cycle, and the output is the OR of the
-//   three -- no multiplexer on a select register (74 iCE40 LCs fewer on the
-//   iCEBreaker than the multiplexers, here and in the SoC).
+//   slaves' read data (rtl/am_soc_rdata.v): rdata_q takes the addressed
+//   register's value every cycle, r_on_q / q_on_q / st_on_q say that a
+//   register / a message / state word below its length is read, each for
+//   one cycle, and the output is the OR of the three -- no multiplexer on a
+//   select register (74 iCE40 LCs fewer on the iCEBreaker than the
+//   multiplexers, here and in the SoC). Only the three flags depend on the
+//   read starting: a read that starts in the look-ahead cycle has its
+//   address late in that cycle, out of the core, and the 32-bit register
+//   path must not wait for the decode of whether it is the unit's.
 // * A board may replace this file by its own module of the same name and
 //   ports (fpga.mk's <board>_RTL / <board>_RTL_OUT): the ULX3S's,
 //   rtl/boards/am_mux_ports.v, selects with multiplexers and holds a
@@ -39,13 +43,15 @@ module am_unit_rdata (
   wire a_st_w  = `AM_AU_STATE_AT(a_i);
   wire a_in    = open_i && ({1'b0, a_i[2:0]} < (a_msg_w ? len_i : slen_i));
   reg  [31:0] rdata_q;
-  reg         q_on_q, st_on_q;
+  reg         r_on_q, q_on_q, st_on_q;
   always @(posedge clk_i) begin
-    rdata_q <= (rd_acc_i && !a_msg_w && !a_st_w) ? reg_i : 32'd0;
+    rdata_q <= reg_i;
+    r_on_q  <= rd_acc_i && !a_msg_w && !a_st_w;
     q_on_q  <= rd_acc_i && a_msg_w && a_in;
     st_on_q <= rd_acc_i && a_st_w && a_in;
   end
-  assign rdata_o = (q_on_q ? q_rdata_i : 32'd0) | (st_on_q ? st_rdata_i : 32'd0) | rdata_q;
+  assign rdata_o = (q_on_q ? q_rdata_i : 32'd0) | (st_on_q ? st_rdata_i : 32'd0) |
+                   (r_on_q ? rdata_q : 32'd0);
 endmodule
 
 `default_nettype wire
