@@ -6,11 +6,18 @@
 #
 #   bench/hw.sh [AM_SIM]        (`make bench-hw`; also part of `make bench`)
 #
-# Runs `selfloop` and every `bench-*` program of `AM_SIM --list`
-# (bench/workloads/programs.def, behaviors in bench/workloads/wl_boot.c). Each program checks its
-# own answer on the machine and prints "bench NAME: ok ..." (or "WRONG"). The
-# console is needed for that, so the programs run without --quiet (the
-# console output costs no extra cycles: it is printed either way).
+# Runs `selfloop`, every `bench-*` program of `AM_SIM --list`
+# (bench/workloads/programs.def, behaviors in bench/workloads/wl_boot.c) and
+# `gc-serializer` at 2,000 requests. Each program checks its own answer on
+# the machine and prints "bench NAME: ok ..." (or "WRONG"; gc-serializer its
+# own line). The console is needed for that, so the programs run without
+# --quiet (the console output costs no extra cycles: it is printed either
+# way). Each line:
+#   bench-hw: NAME  N dispatches, C cycles, X cycles/dispatch (baseline B, R x fewer),
+#             D dispatches/s BOARD @ MHz, ... (S s to simulate)
+# B from bench/hw_baseline.tsv (the figures before the dispatch point and the
+# copy-free effects), the rates at the clocks of the boards whose CPU this
+# simulation is.
 # Fails (exit 1) if a run diverges from the reference runtime, does not end
 # cleanly, aborts a transaction, prints WRONG or no "ok" line — after writing
 # the report of everything else.
@@ -49,7 +56,15 @@ if [ -z "$progs" ]; then
   echo "bench-hw: $SIM lists no bench-* program (bench/workloads/programs.def)" >&2
   exit 1
 fi
-progs="selfloop $progs"
+progs="selfloop $progs gc-serializer"
+# arguments and the expected answer line of the programs that are no bench-*
+prog_args() { case $1 in gc-serializer) echo "--arg 2000";; esac; }
+prog_answer() { case $1 in gc-serializer) echo "gc-serializer: 2000 requests, counter 2000";; esac; }
+# baseline PROGRAM COLUMN (default | icebreaker): bench/hw_baseline.tsv
+baseline() {
+  awk -F'\t' -v p="$1" -v c="$2" '!/^#/ && NR > 0 { if ($1 == "program") { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    if ($1 == p && (c in col) && $(col[c]) != "-") { print $(col[c]); exit } }' bench/hw_baseline.tsv
+}
 
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -71,7 +86,7 @@ local SIM=$1 TSV=$2 label=$3
 printf 'program\tcycles\tdispatches\tcommits\taborts\tqueue_hwm\tlive\tph_dispatch\tph_behavior\tph_staging\tph_commit\tsim_s\tresult\n' > "$TSV"
 for p in $progs; do
   printf 'bench-hw: %-16s ' "$p$label"
-  out=$(timeout "$TIMEOUT" "$SIM" "$p" 2>&1); rc=$?
+  out=$(timeout "$TIMEOUT" "$SIM" $(prog_args "$p") "$p" 2>&1); rc=$?
   { echo "== $p (rc=$rc)"; echo "$out"; } >> "$LOG"
   sum=$(grep -F "[$p] lockstep:" <<< "$out")
   ph=$(grep -F "[$p] cycles/dispatch" <<< "$out")
@@ -82,6 +97,8 @@ for p in $progs; do
   if [ $rc -ne 0 ]; then why="exit $rc"
   elif ! grep -q "0 divergences" <<< "$sum"; then why="no clean lockstep summary"
   elif grep -q "WRONG" <<< "$out"; then why="wrong result: $(grep -m1 WRONG <<< "$out")"
+  elif [ -n "$(prog_answer "$p")" ]; then
+    grep -qxF "$(prog_answer "$p")" <<< "$out" || why="not the answer '$(prog_answer "$p")'"
   elif [ "$p" != selfloop ] && [ -z "$result" ]; then why="no 'bench $name: ok' line"
   elif [ -z "$ph" ]; then why="no cycles/dispatch line"
   fi
@@ -98,9 +115,25 @@ for p in $progs; do
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$cyc" "$disp" \
     "$(num commits "$sum")" "$aborts" "$(num queue-high-water "$sum")" "$(num live "$sum")" \
     "$pd" "$pb" "$ps" "$pc" "${secs:-0}" "${result:-ok}" >> "$TSV"
-  awk -v c="$cyc" -v d="$disp" -v s="$secs" 'BEGIN { printf "%6d dispatches, %8d cycles, %6.1f cycles/dispatch (%.1f s to simulate)\n", d, c, c / d, s }'
+  awk -v c="$cyc" -v d="$disp" -v s="$secs" -v b="$(baseline "$p" "$cpu_col")" -v boards="$rates" \
+    'BEGIN { x = c / d; printf "%6d dispatches, %8d cycles, %6.1f cycles/dispatch", d, c, x
+             if (b != "") printf " (baseline %s, %.2fx fewer)", b, b / x
+             n = split(boards, bs, " ")
+             for (i = 1; i <= n; i++) { split(bs[i], f, "="); r = f[2] * 1e6 / x
+               printf ", %s/s %s @ %s MHz", (r >= 1e6 ? sprintf("%.2f M", r / 1e6) : sprintf("%.0f k", r / 1e3)), f[1], f[2] }
+             printf " (%.1f s to simulate)\n", s }'
 done
 }
+# the boards whose CPU a simulator is: "BOARD=MHz ..." for its lines
+rates_of() {
+  local s=$1 out= spec b rest
+  for spec in ${BENCH_BOARDS:-}; do
+    b=${spec%%=*}; rest=${spec#*=}
+    [ "${rest#*=}" = "$s" ] && out="$out $b=${rest%%=*}"
+  done
+  echo $out
+}
+rates=$(rates_of "$SIM") cpu_col=default
 run_programs "$SIM" "$TSV" ""
 # the boards whose CPU has a simulator of its own
 boards=${BENCH_BOARDS:-}
@@ -113,7 +146,8 @@ for spec in $boards; do
   fi
   tsv=hw.tsv cpu=default
   if [ "$bsim" != "$SIM" ]; then
-    tsv=hw-$b.tsv; run_programs "$bsim" "$BENCH_DIR/$tsv" " ($b)"
+    tsv=hw-$b.tsv; rates=$(rates_of "$bsim") cpu_col=$b
+    run_programs "$bsim" "$BENCH_DIR/$tsv" " ($b)"
     # the model's parameters (sim/sim.mk's stamp: UART divider | SIM_GPARAMS | PicoRV32)
     cpu=$(awk -F' [|] ' '{ print $2 }' "$(dirname "$bsim")/obj/flags" 2>/dev/null)
   fi

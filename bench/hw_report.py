@@ -32,7 +32,23 @@ PROGRAMS = {
     "bench-fib": ("Fibonacci (actor per call)", "fib(9): 109 actors, 218 messages"),
     "bench-big": ("Big (many-to-many pings)", "32 nodes x 50 pings, neighbours i+1..i+5"),
     "bench-bank": ("Bank (serialized accounts)", "6 accounts, 600 transfers, 3 at a time"),
+    "gc-serializer": ("gc-serializer", "2,000 requests through a library serializer, a dead proxy each"),
 }
+
+
+def read_baseline():
+    """{program: {column: cycles per dispatch}} from bench/hw_baseline.tsv"""
+    p = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hw_baseline.tsv")
+    out, head = {}, None
+    for line in open(p):
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.rstrip("\n").split("\t")
+        if head is None:
+            head = f
+            continue
+        out[f[0]] = {c: float(v) for c, v in zip(head[1:], f[1:]) if v != "-"}
+    return out
 
 BEGIN, END = "<!-- bench-hw:begin -->", "<!-- bench-hw:end -->"
 
@@ -108,19 +124,31 @@ def write_report(d):
     w("")
     w("## Cycles per dispatch")
     w("")
-    w("| workload | run | dispatches | cycles | cycles/dispatch | dispatch | behavior | staging | commit |"
-      + "".join(f" {b[1]}'s CPU: cycles/dispatch |" for b in own))
-    w("|---|---|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(own))
+    base = read_baseline()
+
+    def vs(prog, col, x):
+        b = base.get(prog, {}).get(col)
+        return f"{fnum(b)} ({b / x:.2f}x)" if b else "-"
+
+    w("| workload | run | dispatches | cycles | cycles/dispatch | baseline (x fewer) | dispatch | behavior | staging | commit |"
+      + "".join(f" {b[1]}'s CPU: cycles/dispatch | baseline (x fewer) |" for b in own))
+    w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|---:|" * len(own))
     for r in rows:
-        title, what = PROGRAMS.get(r["program"], (r["program"], ""))
+        p = r["program"]
+        title, what = PROGRAMS.get(p, (p, ""))
         cyc, disp = int(r["cycles"]), int(r["dispatches"])
-        extra = "".join(f" {fnum(b[4][r['program']]) if r['program'] in b[4] else 'FAILED'} |"
+        extra = "".join((f" {fnum(b[4][p])} | {vs(p, b[0], b[4][p])} |" if p in b[4] else " FAILED | |")
                         for b in own)
         w(f"| {title} | {what} | {disp:,} | {cyc:,} | **{fnum(cyc / disp)}** | "
+          f"{vs(p, 'default', cyc / disp)} | "
           f"{r['ph_dispatch']} | {r['ph_behavior']} | {r['ph_staging']} | {r['ph_commit']} |{extra}")
     for r in failed:
         title, what = PROGRAMS.get(r["program"], (r["program"], ""))
-        w(f"| {title} | {what} | {r['result']} | | | | | | |")
+        w(f"| {title} | {what} | {r['result']} | | | | | | | |")
+    w("")
+    w("Baseline: the same programs before the dispatch point, the copy-free effects and "
+      "the zero-wait RAM and unit reads (bench/hw_baseline.tsv, `make bench-hw` at commit "
+      "0df10a6); x fewer = baseline / now.")
     w("")
     for b in own:
         w(f"{b[1]}'s CPU: the same programs on a simulation of the SoC with that board's "

@@ -134,7 +134,7 @@ module am_actor_unit #(
   // am_unit_bus
   wire                wr_acc, wr_do, rd_acc, busy_d;
   // am_unit_dp: the dispatch point commits as a COMMIT write would
-  wire                dp_commit, dp_demand, d_nothing;
+  wire                dp_commit, dp_demand, d_nothing, d_quick;
   wire                a_send, a_fwd, a_create, a_become, a_abort, a_set_fh, w_fwd_from;
   wire                w_send_w, w_bec_w, bw_we, w_new_st, w_create, w_become, w_inject, w_spawn;
   wire                w_commit, w_abort, w_free, w_ctrl, w_behcnt, w_wdog, w_fh, w_gc_low;
@@ -170,7 +170,7 @@ module am_actor_unit #(
   wire [3:0]          end_op, f_op;
   wire [31:0]         f_value;
   // am_unit_gctrig
-  wire                gc_due, gc_en;
+  wire                gc_due, gc_due_commit, gc_en;
   wire [SLOT_W:0]     gc_low_q;
   // am_unit_stats
   wire [31:0]         cycles_q, commits_q, aborts_q, gc_runs_q, gc_recl_q, gc_cycles_q, gc_pause_max_q;
@@ -353,7 +353,7 @@ module am_actor_unit #(
     .w_gc_low_i(w_gc_low), .w_gc_period_i(w_gc_period), .period_i(gc_period_q),
     .free_n_i(t_free_n), .free_snap_i(t_free_snap), .live_after_i(gc_live_after),
     .restore_i(d_restore), .snap_i(d_snap),
-    .done_i(g_done), .due_o(gc_due), .en_o(gc_en), .low_o(gc_low_q));
+    .done_i(g_done), .due_o(gc_due), .due_commit_o(gc_due_commit), .en_o(gc_en), .low_o(gc_low_q));
 
   am_unit_stats #(.SLOT_W(SLOT_W), .MAX_CREATES(MAX_CREATES), .STATS(STATS), .CW(CW)) u_stats (
     .clk_i(clk_i), .rst_ni(rst_ni), .end_i(d_txn_end), .commit_i(d_commit), .ncreates_i(ncreates),
@@ -378,7 +378,7 @@ module am_actor_unit #(
   am_actor_table #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .STATE_WORDS(STATE_WORDS),
                    .BEH_W(BEH_W)) u_table (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .meta_raddr_i(d_gc ? g_meta_raddr : d_owns ? d_meta_raddr : b_meta_raddr),
+    .meta_raddr_i(d_gc ? g_meta_raddr : (d_owns || d_quick) ? d_meta_raddr : b_meta_raddr),
     .meta_rdata_o(meta_rdata), .meta_used_o(meta_used),
     .meta_we_i(d_gc ? g_meta_we : d_owns ? d_meta_we : b_meta_we),
     .meta_waddr_i(d_gc ? g_meta_waddr : d_owns ? d_meta_waddr : p_slot_q),
@@ -414,10 +414,10 @@ module am_actor_unit #(
   am_dispatch #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .META_W(META_W), .HDR_W(HDR_W),
                 .STATE_WORDS(STATE_WORDS), .MAX_CREATES(MAX_CREATES)) u_dispatch (
     .clk_i(clk_i), .rst_ni(rst_ni), .run_i(run_q && !wd_hold_q), .hold_i(pend_all),
-    .demand_i(dp_demand), .nothing_o(d_nothing),
+    .demand_i(dp_demand), .nothing_o(d_nothing), .sends_i(nsends != {SW{1'b0}}), .quick_o(d_quick),
     .fh_set_i(fh_set), .fh_slot_i(fh_q[SLOT_W-1:0]), .fh_gen_i(fh_q[31:16]),
     .fault_q_o(d_fault),
-    .gc_due_i(gc_due), .gc_done_i(g_done), .gc_en_i(gc_en), .table_full_i(cause == 5'd8),
+    .gc_due_i(gc_due), .gc_due_commit_i(gc_due_commit), .gc_done_i(g_done), .gc_en_i(gc_en), .table_full_i(cause == 5'd8),
     .gc_o(d_gc), .gc_demand_o(d_gc_demand), .retry_o(d_retry), .q_unpop_o(d_unpop),
     .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
     .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),

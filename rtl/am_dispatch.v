@@ -64,6 +64,8 @@ module am_dispatch #(
   input  wire                  run_i,
   input  wire                  hold_i,      // bus-side check in flight
   input  wire                  demand_i,    // the core waits at the dispatch point (am_unit_dp)
+  input  wire                  sends_i,     // the open transaction staged sends (am_txn)
+  output wire                  quick_o,     // QUICK: RUN ends and fetches (the meta read is the sequencer's)
   output wire                  nothing_o,   // idle with nothing to dispatch
   // fault delivery: after an abort, the failed event goes to the fault
   // handler (if one is set and the event was not itself a fault delivery)
@@ -73,6 +75,7 @@ module am_dispatch #(
   output reg                   fault_q_o,   // the open event is a fault delivery
   // garbage collection
   input  wire                  gc_due_i,
+  input  wire                  gc_due_commit_i, // ... when the transaction ending commits (QUICK)
   input  wire                  gc_done_i,
   input  wire                  gc_en_i,     // the collector is on (GC_LOW or GC_PERIOD != 0)
   input  wire                  table_full_i,// the transaction's cause is TABLE_FULL
@@ -127,7 +130,7 @@ module am_dispatch #(
   output wire [BEH_W-1:0]      chk_beh_o,   // ... whose behavior is this
   output reg                   dead_o,      // the current dispatch is dead
   output wire                  end_o,       // END: transaction finished
-  output reg                   commit_q_o,  // ... by a commit (else abort)
+  output wire                  commit_q_o,  // ... by a commit (else abort)
   // next-cycle values of open_o and owns_o (the unit registers its
   // bus-busy flag from them)
   output wire                  open_d_o,
@@ -157,6 +160,7 @@ module am_dispatch #(
   assign nothing_o = (state_q == S_IDLE) && !hold_i && !(run_i && (redir_q || !q_empty_i));
   wire redir_now  = redir_q && go_redir;
   // at END: a retry (on demand), else an abort goes to the fault handler
+  reg  commit_q;   // the transaction that ends committed (the decision in RUN)
   wire retry      = !commit_q_o && table_full_i && !fault_q_o && !retried_q && gc_en_i;
   wire will_redir = !commit_q_o && !fault_q_o && fh_set_i && !retry;
   assign retry_o   = (state_q == S_END) && retry;
@@ -176,8 +180,18 @@ module am_dispatch #(
   // queued and no collection is due (END+FETCH): nothing END does touches
   // what FETCH does (the queue's head header is read while the transaction
   // runs; FETCH's allocator snapshot equals END's state after a commit).
-  wire end_fetch = (state_q == S_END) && commit_q_o && work && !gc_go;
+  // QUICK: a commit with nothing for CRE or BEC to do needs no END cycle of
+  // its own either -- END+FETCH happens in the RUN cycle that commits, when
+  // the core waits for the next event and it is queued or is this
+  // transaction's first send (the queue commits and pops in one edge).
+  wire quick     = (state_q == S_RUN) && commit_i && (ncreates_i == {CW{1'b0}}) && !become_i &&
+                   run_i && !hold_i && demand_i && (!q_empty_i || sends_i) &&
+                   !(gc_due_commit_i && !gc_fresh_q);
+  wire ending    = (state_q == S_END) || quick;
+  wire end_fetch = ((state_q == S_END) && commit_q_o && work && !gc_go) || quick;
   wire fetch     = (state_q == S_FETCH) || end_fetch;
+  assign commit_q_o = quick || commit_q;
+  assign quick_o    = quick;
 
   assign chk_ok_o        = target_ok;
   assign chk_beh_o       = target_ok ? m_beh : {BEH_W{1'b0}};
@@ -189,7 +203,7 @@ module am_dispatch #(
   assign q_pop_o         = fetch;
   assign alloc_snap_o    = fetch || (state_q == S_REDIR);
   assign disp_o          = (state_q == S_CHECK);
-  assign end_o           = (state_q == S_END);
+  assign end_o           = ending;
   assign alloc_restore_o = end_o && !commit_q_o;
   assign txn_clear_o     = end_o;
 
@@ -223,7 +237,8 @@ module am_dispatch #(
       S_CHECK: state_d = target_ok ? S_RUN : S_END;
       // CRE walks the created slots, BEC copies a commit's BECOME: each only
       // when there is something to do
-      S_RUN:   if (commit_i || abort_i)
+      S_RUN:   if (quick) state_d = S_CHECK;
+               else if (commit_i || abort_i)
                  state_d = (ncreates_i != {CW{1'b0}}) ? S_CRE :
                            (commit_i && become_i) ? S_BEC : S_END;
       S_CRE:   if (cre_last) state_d = (commit_q_o && become_i) ? S_BEC : S_END;
@@ -241,7 +256,7 @@ module am_dispatch #(
       step_q     <= 4'd0;
       seq_o      <= 32'd0;
       dead_o     <= 1'b0;
-      commit_q_o <= 1'b0;
+      commit_q   <= 1'b0;
       redir_q    <= 1'b0;
       fault_q_o  <= 1'b0;
       gc_fresh_q <= 1'b0;
@@ -251,8 +266,8 @@ module am_dispatch #(
       if (state_q == S_GC) gc_fresh_q <= 1'b1;
       if (fetch) gc_fresh_q <= 1'b0;
       if (fetch) retried_q <= gc_fresh_q;
-      if (state_q == S_END) gc_demand_o <= retry;
-      if (state_q == S_END) redir_q <= will_redir && !go_redir;   // deliver when dispatch resumes
+      if (ending) gc_demand_o <= retry;
+      if (ending) redir_q <= will_redir && !go_redir;   // deliver when dispatch resumes
       if (state_q == S_REDIR) redir_q <= 1'b0;
       if (fetch) fault_q_o <= 1'b0;
       if (state_q == S_REDIR) fault_q_o <= 1'b1;
@@ -263,9 +278,9 @@ module am_dispatch #(
       if (fetch || state_q == S_REDIR) dead_o <= 1'b0;
       if (state_q == S_CHECK && !target_ok) begin
         dead_o     <= 1'b1;
-        commit_q_o <= 1'b0;
+        commit_q   <= 1'b0;
       end
-      if (state_q == S_RUN) commit_q_o <= commit_i;
+      if (state_q == S_RUN) commit_q <= commit_i;
     end
   end
 

@@ -23,7 +23,8 @@
 //   accept commits it (commit_o: as a COMMIT write; a recorded fault or a
 //   full queue makes it an abort, exactly as for COMMIT).
 // * While an accepted fetch waits (pend_q), the sequencer may dispatch
-//   (demand_o); it dispatches only then, so nothing starts behind the
+//   (demand_o, from the accepting cycle on); it dispatches only then, so
+//   nothing starts behind the
 //   firmware's back between transactions. Fault deliveries, dead targets,
 //   collections on demand and periodic collections all happen inside one
 //   wait; the fetch is answered once, with one of (rd_o, idx_o):
@@ -40,10 +41,11 @@
 //   completes in the next.
 // * A data access of DISPATCH is not this module's: the SoC makes it a bus
 //   error (dp_instr_i low: never accepted).
-// Cycles (measured by the unit bench, make rtl-test): a fetch of DISPATCH
-// completes in its 4th cycle after a commit without creates or BECOME
-// (accept and commit, END+FETCH, CHECK and the table read, completion);
-// + ncreates + 1 after CREATEs, + n + 1 after a BECOME of n words.
+// Cycles (measured by the unit bench, make rtl-test): the fetch completes
+// in its 3rd cycle after a commit without creates or BECOME whose next
+// event is queued (accept, commit and END+FETCH: am_dispatch's QUICK; CHECK
+// and the table read; completion), and in its 4th from idle; after CREATEs
+// or a BECOME in its 4th + ncreates + 1 + n + 1 (n: the BECOME's length).
 `default_nettype none
 
 module am_unit_dp #(
@@ -76,7 +78,7 @@ module am_unit_dp #(
   wire ans_beh  = disp_i && chk_ok_i;
   wire ans_dev  = idle_i && dev_take;
   assign commit_o = accept && open_i && !wd_hold_i;
-  assign demand_o = pend_q && !dev_take;
+  assign demand_o = (pend_q || accept) && !dev_take;   // (from the accept on: QUICK commits)
   assign rd_o     = pend_q && (ans_beh || ans_dev || (idle_i && nothing_i));
   assign idx_o    = ans_beh ? {2'b00, chk_beh_i} : ans_dev ? IDX_DEVICE : IDX_IDLE;
 

@@ -49,6 +49,7 @@ module am_unit_gctrig #(
   input  wire            snap_i,         // ... a dispatch (FETCH, REDIR)
   input  wire            done_i,         // am_gc: a collection ends
   output wire            due_o,
+  output wire            due_commit_o,   // due_o at a commit's END (no restore: off restore_i)
   output wire            en_o,
   output reg  [SLOT_W:0] low_o           // GC_LOW
 );
@@ -68,8 +69,9 @@ module am_unit_gctrig #(
   reg  armed_q;
   wire low_snap = (free_snap_i < low_o);
   wire low_now  = (free_n_i < low_o);
-  assign due_o = (armed_q && (restore_i ? low_snap : low_now)) ||
-                 ((period_i != 16'd0) && (left == {LW{1'b0}}));
+  wire period_out = (period_i != 16'd0) && (left == {LW{1'b0}});
+  assign due_o        = (armed_q && (restore_i ? low_snap : low_now)) || period_out;
+  assign due_commit_o = (armed_q && low_now) || period_out;
   assign en_o  = (low_o != {(SLOT_W+1){1'b0}}) || (period_i != 16'd0);
 
   always @(posedge clk_i) begin

@@ -865,7 +865,7 @@ int main(int argc, char **argv) {
     printf("cycles: SEND_W write %d, SEND write %d, dispatch point (commit, next event's entry) %d\n",
            c_w, c_s, c_d);
     CHECK(c_w == 1 && c_s == 1, "staging writes need no wait state");
-    CHECK(c_d == 4, "dispatch point: accept+commit, END+FETCH, CHECK (answer), completion: 4 cycles, not %d", c_d);
+    CHECK(c_d == 3, "dispatch point: accept+commit+END+FETCH (QUICK), CHECK (answer), completion: 3 cycles, not %d", c_d);
     int c_rd = (rd(MSG), last_cycles);
     wr(BECOME_W, 1); int c_bw = last_cycles; M.state_word(0, 1); wr(BECOME + 4, 3); int c_b = last_cycles;
     uint32_t bw[1] = {1}; M.become(3, 1, bw);
@@ -881,7 +881,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 3; k++) { uint32_t ww[2] = {(uint32_t)k, 5}; wr(SEND_W, k); wr(SEND_W + 4, 5); wr(SEND + 8, r); M.send(r, 2, ww); }
     to_dp();
     printf("cycles: dispatch point after 1 create, BECOME n=1, 3 sends: %d\n", last_dp_cycles);
-    CHECK(last_dp_cycles == 4 + 2 + 2, "+ncreates+1 for creates, +n+1 for a BECOME of n words: %d", last_dp_cycles);
+    CHECK(last_dp_cycles == 4 + 2 + 2, "4, +ncreates+1 for creates, +n+1 for a BECOME of n words: %d", last_dp_cycles);
     read_event();
   }
   check_trace("directed");
