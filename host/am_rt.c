@@ -6,23 +6,34 @@
  *
  * Layout, chosen for the dispatch loop (docs/performance.md):
  *   - The actor table is one 48-byte record per slot {state[8], gen<<16 |
- *     live, beh}, so a reference check is one load and compare, and dispatch
- *     touches one record per actor. State words past the written length are
- *     stored as 0, so am_state needs no length.
- *   - The event queue is a ring of queue_depth + max_sends slots. The event
- *     in dispatch is read in place at its ring slot (it has left the queue),
- *     and SENDs are staged directly in the slots after the tail; commit adds
- *     their number to the count, abort simply does not. The extra max_sends
- *     slots guarantee that staging never overwrites a queued event or the
- *     event in dispatch, whatever the outcome of the QUEUE_FULL check at
- *     commit. Message words past the length are stored as 0.
- *   - CREATE, BECOME and SEND stage their words zero-filled to 8, so commit
- *     copies fixed 32-byte blocks; the actor table is written only at
- *     commit. The allocator snapshot is taken by the first CREATE (nothing
- *     else allocates during a transaction).
+ *     live, beh, flags}, so a reference check is one load and compare, and
+ *     dispatch touches one record per actor. State words past the written
+ *     length are stored as 0, so am_state needs no length.
+ *   - The event queue is a ring of queue_depth + max_sends slots (head,
+ *     tail, count). The event in dispatch is read in place at its ring slot
+ *     (it has left the queue), and SENDs are staged directly in the slots
+ *     after the tail; commit adds their number to the count, abort simply
+ *     does not. The extra max_sends slots guarantee that staging never
+ *     overwrites a queued event or the event in dispatch, whatever the
+ *     outcome of the QUEUE_FULL check at commit. Message words past the
+ *     length are stored as 0.
+ *   - CREATE writes the new actor's behavior and state into its slot at
+ *     once: the slot is not live until commit sets its generation word, and
+ *     nothing reads a slot that is not live, so an abort has nothing to undo
+ *     but the allocator. The allocator snapshot is taken by the first CREATE
+ *     (nothing else allocates during a transaction).
+ *   - BECOME writes self's new behavior and state into the table at once,
+ *     after saving the state as it was at dispatch (am_state goes on reading
+ *     that copy; an abort puts it back). Commit copies nothing.
+ *   - The staging counters are one 16-byte block, cleared by one store per
+ *     dispatch. Everything that must happen between two dispatches -- the end
+ *     of a run's budget, a collection the triggers ask for, a fault delivery,
+ *     a lockstep verdict -- is folded into one sequence number, `stop`: the
+ *     dispatch loop compares seq with it and takes the slow path only when
+ *     it is reached.
  *   - The abort jump is armed once per am_run/am_step (run_loop), not per
  *     dispatch, with __builtin_setjmp where available.
- */
+  */
 /* sigaction, setitimer (the watchdog) are POSIX/XSI, not C11 */
 #define _XOPEN_SOURCE 700
 #include "am_rt.h"
@@ -98,18 +109,28 @@ typedef struct actor {
     _Alignas(16) am_word st[AM_MAX_STATE_WORDS];  /* past the written length: 0 */
     uint32_t gl;                     /* generation << 16 | live (0 = never used) */
     am_beh beh;
-    uint32_t flags;                  /* A_PINNED, A_MARK (docs/gc.md) */
+    uint32_t flags;                  /* A_PINNED (docs/gc.md) */
 } actor;
 
 #define A_PINNED 1u                  /* a root: the console, spawned actors */
-#define A_MARK   2u                  /* reached, during a collection only */
 
+/* A CREATE of the transaction: its reference (SEND accepts it) and length
+ * (the trace prints that many words); behavior and state are in its slot. */
 typedef struct staged_create {
     am_ref ref;
-    am_beh beh;
-    uint32_t n;                      /* state words given (the trace prints them) */
-    am_word state[AM_MAX_STATE_WORDS];   /* words past n are 0 */
+    uint32_t n;
 } staged_create;
+
+/* What the transaction has staged so far; cleared by one store per
+ * dispatch. */
+typedef struct staged {
+    uint32_t nsends, ncreates;
+    uint8_t has_become;
+    uint8_t has_handler;             /* staged SET_HANDLER */
+    uint8_t delivery;                /* the event in dispatch is a fault delivery */
+    uint8_t pad_[5];
+} staged;
+_Static_assert(sizeof(staged) == 16, "one 16-byte store clears it");
 
 /* The behavior's context is the first member of the runtime. */
 struct am_ctx {
@@ -121,25 +142,29 @@ struct am_rt {
 
     /* ---- hot: the dispatch loop and the behavior's view ---- */
     const event *cur;                /* the event in dispatch (its ring slot) */
-    am_word *self_st;                /* self's state words in the table */
-    am_beh cur_beh;
-    uint32_t nsends, ncreates;
-    uint32_t has_become;
-    uint32_t has_handler;            /* staged SET_HANDLER */
-    am_ref staged_handler;
-    am_beh become_beh;
-    uint32_t become_n;
-    am_word become_state[AM_MAX_STATE_WORDS];
+    const am_word *self_st;          /* self's state as at dispatch: its table
+                                        record, or become_undo after a BECOME */
+    actor *self;                     /* self's table record */
+    am_beh cur_beh;                  /* self's behavior as at dispatch */
+    staged stg;
+    uint64_t seq;                    /* the last sequence number used (= dispatches) */
+    uint64_t stop;                   /* the loop's slow path runs when seq reaches it:
+                                        min(end_seq, gc_at), 0 while a fault delivery
+                                        or a verdict waits (update_stop) */
 
     actor *actors;
     event *ring;                     /* ring of cap = queue_depth + max_sends */
     uint32_t cap;
-    uint32_t head, count, hwm;
+    uint32_t head, tail, count, hwm; /* tail = head + count (mod cap) */
 
     /* configured bounds (copies of cfg) */
     uint32_t table_size, queue_depth, msg_words, state_words;
     uint32_t max_sends, max_creates, nbehaviors;
     const am_behavior_desc *behaviors;
+    uint64_t commits;
+
+    uint32_t become_n;               /* words given to the last BECOME (the trace) */
+    am_word become_undo[AM_MAX_STATE_WORDS];   /* self's state at dispatch, once BECOME ran */
 
     staged_create *creates;
     uint32_t *free_stack;            /* slots released by reclamation */
@@ -151,14 +176,24 @@ struct am_rt {
 
     /* ---- garbage collection (docs/gc.md) ---- */
     uint32_t gc_low, gc_period;      /* the triggers (am_config) */
-    uint32_t since_gc;               /* dispatches since the last collection */
+    uint64_t gc_at;                  /* a collection is due before the dispatch
+                                        that would take sequence number gc_at + 1
+                                        or later (gc_due_at) */
     uint32_t gc_armed;               /* the low-water trigger is armed: the last
                                         collection left >= 2 * gc_low free */
     uint64_t gc_seq;                 /* the last collection ran after this
                                         transaction (GC_SEQ_NONE: none since a
                                         transaction or am_unpin) */
     uint64_t gc_demand;              /* collections run on demand */
-    uint32_t *gc_stack;              /* the mark stack */
+    /* The collector's view of the table, dense so that a collection reads
+     * the records of the live actors only: a copy of every slot's
+     * generation word, the live slots, the marked ones (all clear between
+     * collections), the slots marked and not yet scanned, the pinned ones. */
+    uint32_t *gens;
+    uint64_t *live_bits, *mark_bits, *gc_front;
+    uint32_t *gc_queue;              /* each marked slot, once: table_size entries */
+    uint32_t *pinned;                /* the pinned actors' slots (the roots), in no order */
+    uint32_t npinned;
     uint64_t gc_runs, gc_reclaimed;
     uint32_t gc_live_max, gc_live_last;
     uint64_t gc_ns;                  /* time spent collecting (am_counters) */
@@ -175,15 +210,15 @@ struct am_rt {
     am_word fault_code;
     uint32_t fault_op;               /* enum am_fault_op */
     am_word fault_value;             /* the offending value (docs/semantics.md) */
-    uint64_t seq, commits, aborts, faults;   /* dispatches = seq */
+    uint64_t aborts, faults;
     uint64_t perturb_seq;
     uint64_t end_seq;                /* the innermost run stops at this seq */
     am_jmp_buf abort_jmp;
 
     /* ---- fault delivery (docs/semantics.md) ---- */
     am_ref handler;                  /* the fault handler, AM_NIL: none */
+    am_ref staged_handler;
     int redirect;                    /* the failed event awaits delivery */
-    int cur_is_delivery;             /* the event in dispatch is a delivery */
     am_fault_info cur_fault;         /* its fault record */
     event redirect_ev;               /* the failed event, retargeted */
 
@@ -213,6 +248,8 @@ struct am_rt {
  * is retried after one (do_retry). Never recorded, traced or delivered. */
 #define CAUSE_RETRY 0x100u
 static uint32_t gc_collect(am_rt *rt, int on_demand);
+static inline void set_live(am_rt *rt, uint32_t slot, uint32_t gl);
+static void gc_schedule(am_rt *rt);
 /* The collector is on unless both triggers are 0 (then nothing is
  * collected automatically, not even on demand). */
 INLINE int gc_on(const am_rt *rt) { return rt->gc_low != 0 || rt->gc_period != 0; }
@@ -327,23 +364,32 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->cap = cfg.queue_depth + cfg.max_sends;
     rt->actors = calloc(ts, sizeof *rt->actors);
     rt->free_stack = calloc(ts, sizeof *rt->free_stack);
-    rt->gc_stack = calloc(ts, sizeof *rt->gc_stack);
+    rt->gens = calloc(ts, sizeof *rt->gens);
+    rt->live_bits = calloc((ts + 63) / 64, sizeof *rt->live_bits);
+    rt->mark_bits = calloc((ts + 63) / 64, sizeof *rt->mark_bits);
+    rt->gc_front = calloc((ts + 63) / 64, sizeof *rt->gc_front);
+    rt->gc_queue = calloc(ts, sizeof *rt->gc_queue);
+    rt->pinned = calloc(ts, sizeof *rt->pinned);
     rt->ring = calloc(rt->cap, sizeof *rt->ring);
     rt->creates = calloc(cfg.max_creates, sizeof *rt->creates);
-    if (!rt->actors || !rt->free_stack || !rt->gc_stack || !rt->ring || !rt->creates) {
+    if (!rt->actors || !rt->free_stack || !rt->gens || !rt->live_bits || !rt->mark_bits ||
+        !rt->gc_front || !rt->gc_queue || !rt->pinned || !rt->ring || !rt->creates) {
         am_rt_free(rt);
         return AM_E_NOMEM;
     }
     /* Slot 0: the console, live from reset with generation 1. */
-    rt->actors[0].gl = LIVE_KEY(AM_CONSOLE);
+    set_live(rt, 0, LIVE_KEY(AM_CONSOLE));
     rt->actors[0].beh = AM_BEH_CONSOLE;
     rt->actors[0].flags = A_PINNED;
+    rt->pinned[rt->npinned++] = 0;
     rt->gc_low = cfg.gc_low;
     rt->gc_period = cfg.gc_period;
     rt->gc_armed = 1;
     rt->gc_seq = GC_SEQ_NONE;
     rt->nlive = 1;
     rt->next = 1;
+    rt->end_seq = UINT64_MAX;
+    gc_schedule(rt);
     rt->ask_next_ticket = 1;
     rt->handler = cfg.fault_handler;
     rt->tracing = cfg.trace != NULL || cfg.on_trace != NULL;
@@ -357,7 +403,12 @@ void am_rt_free(am_rt *rt)
     if (!rt) return;
     free(rt->actors);
     free(rt->free_stack);
-    free(rt->gc_stack);
+    free(rt->gens);
+    free(rt->live_bits);
+    free(rt->mark_bits);
+    free(rt->gc_front);
+    free(rt->gc_queue);
+    free(rt->pinned);
     free(rt->ring);
     free(rt->creates);
     free(rt);
@@ -369,6 +420,28 @@ INLINE int ref_valid(const am_rt *rt, am_ref ref)
 {
     uint32_t slot = SLOT_OF(ref);
     return slot < rt->table_size && rt->actors[slot].gl == LIVE_KEY(ref);
+}
+
+/* Make a slot live with the table word gl (gen << 16 | 1), or not live
+ * (set_dead: the generation stays). */
+INLINE void set_live(am_rt *rt, uint32_t slot, uint32_t gl)
+{
+    rt->actors[slot].gl = gl;
+    rt->gens[slot] = gl;
+    rt->live_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
+}
+
+/* the table word only: the collector's sweep rewrites the live bitmap */
+INLINE void set_dead(am_rt *rt, uint32_t slot)
+{
+    uint32_t gl = rt->actors[slot].gl & 0xffff0000u;
+    rt->actors[slot].gl = gl;
+    rt->gens[slot] = gl;
+}
+
+INLINE uint32_t free_slots(const am_rt *rt)
+{
+    return rt->free_top + (rt->table_size - rt->next);
 }
 
 /* Allocate a slot (free stack first, then the bump pointer); returns the
@@ -400,6 +473,45 @@ INLINE void update_hwm(am_rt *rt)
     if (rt->count > rt->hwm) rt->hwm = rt->count;
 }
 
+/* ---- when to stop the dispatch loop, when to collect ------------------------
+ * The proactive trigger (docs/gc.md, "When it runs") is checked before every
+ * dispatch that takes an event from the queue (never before a fault
+ * delivery): fewer than gc_low free slots while armed (the last collection
+ * left at least 2 * gc_low), or gc_period + GC_LIVE_SCALE * (live after the
+ * last collection) dispatches since it -- a collection's work grows with the
+ * live actors, so its period does too. Both are one sequence number, gc_at:
+ * the collection is due once seq >= gc_at. The period's is set by each
+ * collection. Free slots only shrink between two collections (an abort only
+ * gives back what its own transaction took), so the low-water condition,
+ * once true, stays true until the next one: whatever allocates for good (a
+ * committed CREATE, am_spawn) checks it and makes the collection due at once
+ * (gc_at = 0). A CREATE that finds no slot collects on demand
+ * (table_full_cause, do_retry). */
+
+static void update_stop(am_rt *rt)
+{
+    uint64_t s = rt->end_seq < rt->gc_at ? rt->end_seq : rt->gc_at;
+    rt->stop = rt->redirect || rt->verdict ? 0 : s;
+}
+
+INLINE void check_low_water(am_rt *rt)
+{
+    if (UNLIKELY(rt->gc_armed && free_slots(rt) < rt->gc_low)) {
+        rt->gc_at = 0;
+        rt->stop = 0;                 /* stop <= gc_at always */
+    }
+}
+
+/* After a collection (and at reset): the period from now, unless the low
+ * water is already reached. */
+static void gc_schedule(am_rt *rt)
+{
+    rt->gc_at = rt->gc_period ? rt->seq + rt->gc_period + (uint64_t)GC_LIVE_SCALE * rt->gc_live_last
+                              : UINT64_MAX;
+    if (rt->gc_armed && free_slots(rt) < rt->gc_low) rt->gc_at = 0;
+    update_stop(rt);
+}
+
 /* ---- host operations outside transactions ---------------------------------- */
 
 static am_status spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, uint32_t flags,
@@ -417,9 +529,11 @@ static am_status spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, uin
     actor *a = &rt->actors[SLOT_OF(ref)];
     a->beh = beh;
     put_words(a->st, st, n);
-    a->gl = LIVE_KEY(ref);
+    set_live(rt, SLOT_OF(ref), LIVE_KEY(ref));
     a->flags = flags;
+    if (flags & A_PINNED) rt->pinned[rt->npinned++] = SLOT_OF(ref);
     rt->nlive++;
+    check_low_water(rt);
     if (out) *out = ref;
     return AM_OK;
 }
@@ -433,7 +547,16 @@ am_status am_unpin(am_rt *rt, am_ref ref)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
     if (!ref_valid(rt, ref) || SLOT_OF(ref) == 0) return AM_E_BAD_REF;
-    rt->actors[SLOT_OF(ref)].flags &= ~A_PINNED;
+    actor *a = &rt->actors[SLOT_OF(ref)];
+    if (a->flags & A_PINNED) {
+        a->flags &= ~A_PINNED;
+        /* the roots' order does not matter: the marked set is the same */
+        for (uint32_t i = 0; i < rt->npinned; i++)
+            if (rt->pinned[i] == SLOT_OF(ref)) {
+                rt->pinned[i] = rt->pinned[--rt->npinned];
+                break;
+            }
+    }
     rt->gc_seq = GC_SEQ_NONE;        /* it may be garbage now: a full table collects again */
     return AM_OK;
 }
@@ -444,10 +567,11 @@ am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg)
     if (n > rt->msg_words) return AM_E_TOO_LONG;
     if (!ref_valid(rt, target)) return AM_E_BAD_REF;
     if (rt->count >= rt->queue_depth) return AM_E_QUEUE_FULL;
-    event *ev = &rt->ring[ring_index(rt, rt->head + rt->count)];
+    event *ev = &rt->ring[rt->tail];
     ev->target = target;
     ev->len = n;
     put_words(ev->msg, msg, n);
+    rt->tail = ring_index(rt, rt->tail + 1);
     rt->count++;
     update_hwm(rt);
     return AM_OK;
@@ -455,20 +579,20 @@ am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg)
 
 /* ---- the behavior's view -------------------------------------------------- */
 
-am_ref am_self(const am_ctx *ctx) { return CRT_OF(ctx)->cur->target; }
-am_beh am_my_behavior(const am_ctx *ctx) { return CRT_OF(ctx)->cur_beh; }
-uint32_t am_msg_len(const am_ctx *ctx) { return CRT_OF(ctx)->cur->len; }
+inline am_ref am_self(const am_ctx *ctx) { return CRT_OF(ctx)->cur->target; }
+inline am_beh am_my_behavior(const am_ctx *ctx) { return CRT_OF(ctx)->cur_beh; }
+inline uint32_t am_msg_len(const am_ctx *ctx) { return CRT_OF(ctx)->cur->len; }
 
-am_word am_msg(const am_ctx *ctx, uint32_t i)
+inline am_word am_msg(const am_ctx *ctx, uint32_t i)
 {
     /* words past len are 0 in the event (inject and send zero-fill) */
     return i < AM_MAX_MSG_WORDS ? CRT_OF(ctx)->cur->msg[i] : 0;
 }
 
-am_word am_state(const am_ctx *ctx, uint32_t i)
+inline am_word am_state(const am_ctx *ctx, uint32_t i)
 {
-    /* words at or past state_words are always 0 in the table (CREATE,
-     * BECOME and spawn store at most state_words words and zero the rest) */
+    /* words at or past state_words are always 0 (CREATE, BECOME and spawn
+     * store at most state_words words and zero the rest) */
     return i < AM_MAX_STATE_WORDS ? CRT_OF(ctx)->self_st[i] : 0;
 }
 
@@ -510,17 +634,17 @@ void am_host_trap(am_ctx *ctx, uint32_t cause)
  * retried after a collection. */
 static NOINLINE uint32_t table_full_cause(const am_rt *rt)
 {
-    if (rt->gc_seq + 1 == rt->seq || rt->cur_is_delivery || !gc_on(rt)) return AM_FAULT_TABLE_FULL;
+    if (rt->gc_seq + 1 == rt->seq || rt->stg.delivery || !gc_on(rt)) return AM_FAULT_TABLE_FULL;
     return CAUSE_RETRY;
 }
 
-am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
+inline am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_CREATE, beh);
     if (UNLIKELY(n > rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_CREATE, fault_len(n));
-    uint32_t nc = rt->ncreates;
+    uint32_t nc = rt->stg.ncreates;
     if (UNLIKELY(nc >= rt->max_creates)) txn_fault(rt, AM_FAULT_TOO_MANY_CREATES, AM_OP_CREATE, beh);
     if (nc == 0) {
         /* the allocator as the transaction found it (only CREATE allocates;
@@ -534,38 +658,37 @@ am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
     }
     am_ref ref = alloc_slot(rt);
     if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, table_full_cause(rt), AM_OP_CREATE, beh);
-    rt->ncreates = nc + 1;
-    staged_create *c = &rt->creates[nc];
-    c->ref = ref;
-    c->beh = beh;
-    c->n = n;
-    put_words(c->state, st, n);
+    /* Written into its slot now: the slot is not live before commit, and
+     * nothing reads a slot that is not live. */
+    actor *a = &rt->actors[SLOT_OF(ref)];
+    a->beh = beh;
+    put_words(a->st, st, n);
+    rt->creates[nc] = (staged_create){ ref, n };
+    rt->stg.ncreates = nc + 1;
     return ref;
 }
 
-/* Created earlier in this transaction? (newest first: a SEND to a fresh
- * actor usually follows its CREATE) */
-INLINE int created_here(const am_rt *rt, am_ref ref)
+/* Not a valid reference: created earlier in this transaction? (newest
+ * first: a SEND to a fresh actor usually follows its CREATE) */
+static NOINLINE int created_here(const am_rt *rt, am_ref ref)
 {
-    for (uint32_t i = rt->ncreates; i-- > 0;)
+    for (uint32_t i = rt->stg.ncreates; i-- > 0;)
         if (rt->creates[i].ref == ref) return 1;
     return 0;
 }
 
-void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
+inline void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
 {
     am_rt *rt = RT_OF(ctx);
+    uint32_t ns = rt->stg.nsends;
     if (UNLIKELY(n > rt->msg_words)) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(n));
-    if (UNLIKELY(rt->nsends >= rt->max_sends))
-        txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
-    /* valid, or created earlier in this transaction */
-    if (!ref_valid(rt, target) && !created_here(rt, target))
+    if (UNLIKELY(ns >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
+    if (UNLIKELY(!ref_valid(rt, target)) && !created_here(rt, target))
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SEND, target);
     /* Staged in the ring slot after the last staged one; this never reaches
      * a queued event nor the event in dispatch (cap, see am_rt_new). */
-    uint32_t ns = rt->nsends;
-    event *ev = &rt->ring[ring_index(rt, rt->head + rt->count + ns)];
-    rt->nsends = ns + 1;
+    event *ev = &rt->ring[ring_index(rt, rt->tail + ns)];
+    rt->stg.nsends = ns + 1;
     ev->target = target;
     ev->len = n;
     put_words(ev->msg, msg, n);
@@ -576,52 +699,129 @@ void am_set_fault_handler(am_ctx *ctx, am_ref handler)
     am_rt *rt = RT_OF(ctx);
     if (handler != AM_NIL && SLOT_OF(handler) >= rt->table_size)
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SET_HANDLER, handler);
-    rt->has_handler = 1;
+    rt->stg.has_handler = 1;
     rt->staged_handler = handler;
 }
 
 int am_fault(const am_ctx *ctx, am_fault_info *info)
 {
     const am_rt *rt = CRT_OF(ctx);
-    if (!rt->cur_is_delivery) return 0;
+    if (!rt->stg.delivery) return 0;
     *info = rt->cur_fault;
     return 1;
 }
 
-void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
+inline void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_BECOME, beh);
     if (UNLIKELY(n > rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(n));
-    rt->has_become = 1;
-    rt->become_beh = beh;
+    actor *a = rt->self;
+    if (!rt->stg.has_become) {
+        /* the state as at dispatch: what am_state reads from now on, and
+         * what an abort puts back (undo_txn); complete before the table is
+         * written, in case the watchdog aborts in between */
+        memcpy(rt->become_undo, a->st, sizeof a->st);
+        rt->self_st = rt->become_undo;
+        SIGNAL_FENCE();
+        rt->stg.has_become = 1;
+        SIGNAL_FENCE();
+    }
+    a->beh = beh;
     rt->become_n = n;
-    put_words(rt->become_state, st, n);
+    put_words(a->st, st, n);
 }
 
 /* ---- garbage collection (docs/gc.md) ----------------------------------------- */
 
-/* Mark the actor a word refers to, if it is a valid reference to an actor
- * not marked yet, and push it on the mark stack. Any word may be a
- * reference (conservative), but only a valid one, generation included,
- * keeps an actor alive. */
-INLINE void gc_word(am_rt *rt, uint32_t *sp, am_word w)
+/* gc_trace: records fetched ahead; a level scanned in slot order when it
+ * has at least one actor per GC_LEVEL_SORT words of the bitmap */
+#define GC_AHEAD 16
+#define GC_LEVEL_SORT 16
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
+INLINE int high_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
+#else
+#define PREFETCH(p) ((void)(p))
+INLINE int low_bit(uint64_t x) { int b = 0; while (!(x & 1)) x >>= 1, b++; return b; }
+INLINE int high_bit(uint64_t x) { int b = 63; while (!(x >> 63)) x <<= 1, b--; return b; }
+#endif
+
+/* The mark phase's working set, held in locals (registers) while it runs. */
+typedef struct marker {
+    const uint32_t *gens;
+    uint64_t *bits;                  /* mark_bits */
+    uint32_t *queue;                 /* gc_queue: every marked slot, in marking order */
+    uint32_t n;                      /* slots in queue */
+    uint32_t table_size;
+} marker;
+
+/* Mark a live slot not marked yet and queue it for the scan of its state. */
+INLINE void gc_mark(marker *m, uint32_t slot)
 {
-    uint32_t slot = SLOT_OF(w);
-    if (slot < rt->table_size) {
-        actor *a = &rt->actors[slot];
-        if (a->gl == LIVE_KEY(w) && !(a->flags & A_MARK)) {
-            a->flags |= A_MARK;
-            rt->gc_stack[(*sp)++] = slot;
-        }
+    uint64_t bit = (uint64_t)1 << (slot & 63), *w = &m->bits[slot >> 6];
+    if (!(*w & bit)) {
+        *w |= bit;
+        m->queue[m->n++] = slot;
     }
 }
 
-INLINE void gc_event(am_rt *rt, uint32_t *sp, const event *ev)
+/* Mark the actor a word refers to, if it is a valid reference. Any word
+ * may be a reference (conservative), but only a valid one, generation
+ * included, keeps an actor alive; a word with generation 0 (a small
+ * number) never is one. */
+INLINE void gc_word(marker *m, am_word w)
 {
-    gc_word(rt, sp, ev->target);
-    for (uint32_t i = 0; i < ev->len; i++) gc_word(rt, sp, ev->msg[i]);
+    uint32_t slot = SLOT_OF(w);
+    if (GEN_OF(w) != 0 && slot < m->table_size && m->gens[slot] == LIVE_KEY(w)) gc_mark(m, slot);
+}
+
+INLINE void gc_event(marker *m, const event *ev)
+{
+    gc_word(m, ev->target);
+    for (uint32_t i = 0; i < ev->len; i++) gc_word(m, ev->msg[i]);
+}
+
+/* State words past the actor's length are 0, never a reference. Most
+ * state words are small numbers: a block of four with none above 0xffff is
+ * skipped at once. */
+INLINE void gc_scan(marker *m, const actor *a)
+{
+    const am_word *st = a->st;
+    for (uint32_t h = 0; h < AM_MAX_STATE_WORDS; h += 4) {
+        if (((st[h] | st[h + 1] | st[h + 2] | st[h + 3]) >> 16) == 0) continue;
+        for (uint32_t i = h; i < h + 4; i++) gc_word(m, st[i]);
+    }
+}
+
+/* Scan the state of every actor marked and not scanned yet, breadth first:
+ * one level (the actors the previous level marked) after the other. A
+ * large level is scanned in slot order, through a bitmap of its slots, so
+ * that the records are read in the order of memory; a small one in the
+ * order of the queue, each record fetched a few places ahead. Either way
+ * every marked actor is scanned once. */
+INLINE void gc_trace(am_rt *rt, marker *m)
+{
+    uint64_t *front = rt->gc_front;              /* clear between levels */
+    uint32_t nwords = (rt->next + 63) / 64;
+    for (uint32_t qh = 0; qh < m->n;) {
+        uint32_t end = m->n;
+        if ((end - qh) * GC_LEVEL_SORT >= nwords) {
+            for (; qh < end; qh++) front[m->queue[qh] >> 6] |= (uint64_t)1 << (m->queue[qh] & 63);
+            for (uint32_t k = 0; k < nwords; k++) {
+                for (uint64_t f = front[k]; f; f &= f - 1)
+                    gc_scan(m, &rt->actors[k * 64 + (uint32_t)low_bit(f)]);
+                front[k] = 0;
+            }
+        } else {
+            for (; qh < end; qh++) {
+                if (qh + GC_AHEAD < end) PREFETCH(&rt->actors[m->queue[qh + GC_AHEAD]]);
+                gc_scan(m, &rt->actors[m->queue[qh]]);
+            }
+        }
+    }
 }
 
 /* Stop-the-world mark and sweep, between transactions, exactly as the
@@ -632,7 +832,11 @@ INLINE void gc_event(am_rt *rt, uint32_t *sp, const event *ev)
  *   trace: the state words of every marked actor;
  *   sweep: slots next-1 down to 0; a live unmarked actor is reclaimed (live
  *   cleared, generation kept), and every slot that is not live afterwards is
- *   pushed on a rebuilt free stack, so the lowest free slot is reused first. */
+ *   pushed on a rebuilt free stack, so the lowest free slot is reused first.
+ * The order in which actors are marked changes nothing (the marked set is
+ * the same), so the mark goes breadth first, in the order of memory where
+ * it can (gc_trace); the sweep goes 64 slots at a time through the bitmaps
+ * and writes only the records it reclaims. */
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
@@ -643,43 +847,36 @@ static uint64_t mono_ns(void)
 static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
 {
     uint64_t t0 = mono_ns();
-    uint32_t sp = 0;
-    for (uint32_t s = 0; s < rt->next; s++) {
-        actor *a = &rt->actors[s];
-        if ((a->gl & 1u) && (a->flags & A_PINNED)) {
-            a->flags |= A_MARK;
-            rt->gc_stack[sp++] = s;
-        }
-    }
-    gc_word(rt, &sp, rt->handler);
+    marker m = { rt->gens, rt->mark_bits, rt->gc_queue, 0, rt->table_size };
+    for (uint32_t i = 0; i < rt->npinned; i++) gc_mark(&m, rt->pinned[i]);
+    gc_word(&m, rt->handler);
     for (uint32_t i = 0, p = rt->head; i < rt->count; i++) {
-        gc_event(rt, &sp, &rt->ring[p]);
+        gc_event(&m, &rt->ring[p]);
         p = p + 1 == rt->cap ? 0 : p + 1;
     }
-    if (rt->redirect) gc_event(rt, &sp, &rt->redirect_ev);
-    while (sp) {
-        const actor *a = &rt->actors[rt->gc_stack[--sp]];
-        /* state words past the actor's length are 0, never a reference */
-        for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++) gc_word(rt, &sp, a->st[i]);
-    }
+    if (rt->redirect) gc_event(&m, &rt->redirect_ev);
+    gc_trace(rt, &m);
     uint32_t reclaimed = 0, top = 0;
-    for (uint32_t s = rt->next; s-- > 0;) {
-        actor *a = &rt->actors[s];
-        if (a->gl & 1u) {
-            if (a->flags & A_MARK) {
-                a->flags &= ~A_MARK;
-                continue;
-            }
-            a->gl &= 0xffff0000u;          /* dead; the generation stays */
-            a->flags = 0;
+    for (uint32_t k = (rt->next + 63) / 64; k-- > 0;) {
+        uint64_t live = rt->live_bits[k], keep = live & rt->mark_bits[k];
+        rt->mark_bits[k] = 0;
+        rt->live_bits[k] = keep;
+        for (uint64_t dead = live & ~keep; dead; dead &= dead - 1) {
+            set_dead(rt, k * 64 + (uint32_t)low_bit(dead));
             reclaimed++;
         }
-        rt->free_stack[top++] = s;
+        /* the free slots below next, highest first */
+        uint64_t fr = ~keep;
+        if (k * 64 + 64 > rt->next) fr &= ((uint64_t)1 << (rt->next - k * 64)) - 1;
+        while (fr) {
+            int b = high_bit(fr);
+            fr &= ~((uint64_t)1 << b);
+            rt->free_stack[top++] = k * 64 + (uint32_t)b;
+        }
     }
     rt->free_top = top;
     rt->nlive -= reclaimed;
-    rt->since_gc = 0;
-    uint32_t free_after = top + rt->table_size - rt->next;
+    uint32_t free_after = free_slots(rt);
     rt->gc_armed = free_after / 2 >= rt->gc_low;   /* free_after >= 2 * gc_low */
     rt->gc_seq = rt->seq;
     rt->gc_demand += (uint64_t)(on_demand != 0);
@@ -687,6 +884,7 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
     rt->gc_reclaimed += reclaimed;
     rt->gc_live_last = rt->nlive;
     if (rt->nlive > rt->gc_live_max) rt->gc_live_max = rt->nlive;
+    gc_schedule(rt);
     rt->gc_ns += mono_ns() - t0;
     if (rt->tracing) {
         am_trace_buf *b = &rt->tbuf;
@@ -695,20 +893,6 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
         if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
     }
     return reclaimed;
-}
-
-/* The proactive trigger, checked before every dispatch that takes an event
- * from the queue (never before a fault delivery): fewer than gc_low free
- * slots while armed (the last collection left at least 2 * gc_low), or
- * gc_period + GC_LIVE_SCALE * (live after the last collection) dispatches
- * since it -- a collection's work grows with the live actors, so its
- * period does too. A CREATE that finds no slot collects on demand
- * (table_full_cause, do_retry). */
-INLINE int gc_due(const am_rt *rt)
-{
-    uint32_t free_slots = rt->free_top + (rt->table_size - rt->next);
-    return (rt->gc_armed && free_slots < rt->gc_low) ||
-           (rt->gc_period && rt->since_gc >= rt->gc_period + GC_LIVE_SCALE * rt->gc_live_last);
 }
 
 uint32_t am_gc(am_rt *rt)
@@ -732,19 +916,20 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
     am_trace_begin(b, rt->seq, committed, rt->cur->target, rt->cur_beh,
                    rt->cur->len, rt->cur->msg);
     if (committed) {
-        for (uint32_t i = 0; i < rt->ncreates; i++) {
+        for (uint32_t i = 0; i < rt->stg.ncreates; i++) {
             const staged_create *c = &rt->creates[i];
-            am_trace_new(b, c->ref, c->beh, c->n, c->state);
+            const actor *a = &rt->actors[SLOT_OF(c->ref)];
+            am_trace_new(b, c->ref, a->beh, c->n, a->st);
         }
-        uint32_t p = ring_index(rt, rt->head + rt->count - rt->nsends);
-        for (uint32_t i = 0; i < rt->nsends; i++) {
+        uint32_t p = ring_index(rt, rt->head + rt->count - rt->stg.nsends);
+        for (uint32_t i = 0; i < rt->stg.nsends; i++) {
             const event *ev = &rt->ring[p];
             am_trace_send(b, ev->target, ev->len, ev->msg);
             p = p + 1 == rt->cap ? 0 : p + 1;
         }
-        if (rt->has_become)
-            am_trace_become(b, rt->become_beh, rt->become_n, rt->become_state);
-        if (rt->has_handler)
+        if (rt->stg.has_become)
+            am_trace_become(b, rt->self->beh, rt->become_n, rt->self->st);
+        if (rt->stg.has_handler)
             am_trace_handler(b, rt->staged_handler);
     } else {
         am_trace_fault(b, rt->fault_cause, rt->fault_code, rt->fault_op, rt->fault_value);
@@ -753,13 +938,25 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
     if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
 }
 
-static NOINLINE void do_abort(am_rt *rt)
+/* What an abort (or a retry) gives back: the allocator, if this
+ * transaction's CREATE took the snapshot, and self's behavior and state, if
+ * it BECAME. Staged sends and created slots are not visible anyway. */
+INLINE void undo_txn(am_rt *rt)
 {
-    if (UNLIKELY(rt->seq == rt->perturb_seq)) rt->fault_code ^= 1u;
-    if (rt->snap_seq == rt->seq) {   /* a CREATE took the snapshot */
+    if (rt->snap_seq == rt->seq) {
         rt->free_top = rt->snap_free_top;
         rt->next = rt->snap_next;
     }
+    if (rt->stg.has_become) {
+        memcpy(rt->self->st, rt->become_undo, sizeof rt->self->st);
+        rt->self->beh = rt->cur_beh;
+    }
+}
+
+static NOINLINE void do_abort(am_rt *rt)
+{
+    if (UNLIKELY(rt->seq == rt->perturb_seq)) rt->fault_code ^= 1u;
+    undo_txn(rt);
     rt->aborts++;
     rt->faults++;
     am_fault_record *r = &rt->last_fault;
@@ -776,10 +973,11 @@ static NOINLINE void do_abort(am_rt *rt)
     if (rt->tracing) trace_txn(rt, 0);
     /* the failed event goes next to the fault handler, same words; a failed
      * delivery is not delivered again (docs/semantics.md, Fault delivery) */
-    if (!rt->cur_is_delivery && rt->handler != AM_NIL) {
+    if (!rt->stg.delivery && rt->handler != AM_NIL) {
         rt->redirect_ev = *rt->cur;
         rt->redirect_ev.target = rt->handler;
         rt->redirect = 1;
+        rt->stop = 0;
         rt->cur_fault.cause = r->cause;
         rt->cur_fault.code = r->code;
         rt->cur_fault.target = r->target;
@@ -790,19 +988,26 @@ static NOINLINE void do_abort(am_rt *rt)
     if (rt->cfg.on_fault) rt->cfg.on_fault(rt->cfg.user, r);
 }
 
+/* Abort with a cause found outside the behavior. */
+static NOINLINE void abort_with(am_rt *rt, uint32_t cause, uint32_t op)
+{
+    rt->fault_cause = cause;
+    rt->fault_code = 0;
+    rt->fault_op = op;
+    rt->fault_value = 0;
+    do_abort(rt);
+}
+
 /* The transaction's CREATE found no free slot and no collection has run for
  * it (CAUSE_RETRY): it never happened -- no record, no trace line, no
- * counter, no delivery; its staged effects are dropped and the allocator is
- * restored as for an abort. The event goes back to the head of the queue
- * (its ring slot is untouched: staged sends never reach it) and keeps its
- * sequence number; a collection runs, on demand, and the event is
- * dispatched again next, where a CREATE that finds no slot is TABLE_FULL. */
+ * counter, no delivery; its effects are undone as for an abort. The event
+ * goes back to the head of the queue (its ring slot is untouched: staged
+ * sends never reach it) and keeps its sequence number; a collection runs,
+ * on demand, and the event is dispatched again next, where a CREATE that
+ * finds no slot is TABLE_FULL. */
 static NOINLINE void do_retry(am_rt *rt)
 {
-    if (rt->snap_seq == rt->seq) {
-        rt->free_top = rt->snap_free_top;
-        rt->next = rt->snap_next;
-    }
+    undo_txn(rt);
     rt->snap_seq = 0;                 /* the dispatch again takes its own */
     rt->head = rt->head == 0 ? rt->cap - 1 : rt->head - 1;
     rt->count++;
@@ -818,37 +1023,37 @@ static NOINLINE void do_retry(am_rt *rt)
  * a flipped word past n is not stored. */
 static NOINLINE void perturb_commit(am_rt *rt)
 {
-    if (rt->nsends) {
-        rt->ring[ring_index(rt, rt->head + rt->count)].msg[0] ^= 1u;
-    } else if (rt->has_become) {
-        if (rt->become_n) rt->become_state[0] ^= 1u;
-    } else if (rt->ncreates) {
-        if (rt->creates[0].n) rt->creates[0].state[0] ^= 1u;
+    if (rt->stg.nsends) {
+        rt->ring[rt->tail].msg[0] ^= 1u;
+    } else if (rt->stg.has_become) {
+        if (rt->become_n) rt->self->st[0] ^= 1u;
+    } else if (rt->stg.ncreates) {
+        if (rt->creates[0].n) rt->actors[SLOT_OF(rt->creates[0].ref)].st[0] ^= 1u;
     }
 }
 
-/* The effects of a committing transaction, in the order of the contract. */
+/* CREATEs and SET_HANDLER: the effects most transactions do not have. */
+static NOINLINE void commit_rare(am_rt *rt)
+{
+    uint32_t nc = rt->stg.ncreates;
+    for (uint32_t i = 0; i < nc; i++) {
+        am_ref ref = rt->creates[i].ref;
+        set_live(rt, SLOT_OF(ref), LIVE_KEY(ref));
+        rt->actors[SLOT_OF(ref)].flags = 0;
+    }
+    rt->nlive += nc;
+    if (rt->stg.has_handler) rt->handler = rt->staged_handler;
+    check_low_water(rt);
+}
+
+/* The effects of a committing transaction: CREATEs and BECOME are already in
+ * the table (live at once for the CREATEs), the sends join the queue. */
 INLINE void commit_effects(am_rt *rt)
 {
-    uint32_t nc = rt->ncreates;
-    if (nc) {
-        for (uint32_t i = 0; i < nc; i++) {
-            const staged_create *c = &rt->creates[i];
-            actor *a = &rt->actors[SLOT_OF(c->ref)];
-            a->gl = LIVE_KEY(c->ref);
-            a->beh = c->beh;
-            a->flags = 0;
-            memcpy(a->st, c->state, sizeof a->st);
-        }
-        rt->nlive += nc;
-    }
-    if (rt->has_become) {
-        actor *a = &rt->actors[SLOT_OF(rt->cur->target)];
-        a->beh = rt->become_beh;
-        memcpy(a->st, rt->become_state, sizeof a->st);
-    }
-    rt->count += rt->nsends;
-    if (UNLIKELY(rt->has_handler)) rt->handler = rt->staged_handler;
+    if (UNLIKELY(rt->stg.ncreates | rt->stg.has_handler)) commit_rare(rt);
+    uint32_t ns = rt->stg.nsends;
+    rt->count += ns;
+    rt->tail = ring_index(rt, rt->tail + ns);
     update_hwm(rt);
     rt->commits++;
 }
@@ -861,75 +1066,77 @@ static NOINLINE void commit_hooked(am_rt *rt)
     if (rt->tracing) trace_txn(rt, 1);
 }
 
-INLINE void do_commit(am_rt *rt)
+/* One transaction: the event ev (its ring slot, or the fault delivery);
+ * verdict: am_step_abort's cause, else 0. A staging fault does not come
+ * back here: txn_fault jumps to run_loop. */
+INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
 {
-    if (UNLIKELY(rt->commit_hooks)) commit_hooked(rt);
-    else commit_effects(rt);
-}
-
-/* One dispatch; the queue is not empty and no behavior is running. A
- * staging fault does not come back here: txn_fault jumps to run_loop. */
-INLINE void dispatch(am_rt *rt)
-{
-    const event *ev;
-    if (UNLIKELY(rt->redirect)) {        /* a fault delivery goes first */
-        rt->redirect = 0;
-        rt->cur_is_delivery = 1;
-        ev = &rt->redirect_ev;
-    } else {
-        uint32_t h = rt->head;
-        ev = &rt->ring[h];
-        rt->head = h + 1 == rt->cap ? 0 : h + 1;
-        rt->count--;
-        rt->cur_is_delivery = 0;
-    }
     rt->cur = ev;
     rt->seq++;
-    rt->since_gc++;
-    rt->ncreates = 0;
-    rt->nsends = 0;
-    rt->has_become = 0;
-    rt->has_handler = 0;
+    rt->stg = (staged){ .delivery = (uint8_t)delivery };
 
     am_ref target = ev->target;
     uint32_t slot = SLOT_OF(target);
     if (UNLIKELY(!(slot < rt->table_size && rt->actors[slot].gl == LIVE_KEY(target)))) {
         rt->cur_beh = NO_BEH;
-        rt->fault_cause = AM_FAULT_DEAD_TARGET;
-        rt->fault_code = 0;
-        rt->fault_op = AM_OP_DISPATCH;
-        rt->fault_value = 0;
-        do_abort(rt);
+        abort_with(rt, AM_FAULT_DEAD_TARGET, AM_OP_DISPATCH);
         return;
     }
     actor *a = &rt->actors[slot];
     am_beh beh = a->beh;
     rt->cur_beh = beh;
+    rt->self = a;
     rt->self_st = a->st;
 
     rt->in_dispatch = 1 + (beh >= AM_BEH_FIRST_USER);
-    if (UNLIKELY(rt->verdict)) txn_fault(rt, rt->verdict, AM_OP_RUN, 0);   /* am_step_abort */
+    if (UNLIKELY(verdict)) txn_fault(rt, verdict, AM_OP_RUN, 0);   /* am_step_abort */
     rt->behaviors[beh].fn(&rt->ctx);
     rt->in_dispatch = 0;
-    if (UNLIKELY(rt->count + rt->nsends > rt->queue_depth)) {
-        rt->fault_cause = AM_FAULT_QUEUE_FULL;
-        rt->fault_code = 0;
-        rt->fault_op = AM_OP_COMMIT;
-        rt->fault_value = 0;
-        do_abort(rt);
-    } else {
-        do_commit(rt);
-    }
+    if (UNLIKELY(rt->count + rt->stg.nsends > rt->queue_depth))
+        abort_with(rt, AM_FAULT_QUEUE_FULL, AM_OP_COMMIT);
+    else if (UNLIKELY(rt->commit_hooks))
+        commit_hooked(rt);
+    else
+        commit_effects(rt);
+}
+
+INLINE const event *take_event(am_rt *rt)
+{
+    uint32_t h = rt->head;
+    rt->head = h + 1 == rt->cap ? 0 : h + 1;
+    rt->count--;
+    return &rt->ring[h];
+}
+
+/* A dispatch the loop's slow path makes: a fault delivery, or one under a
+ * verdict. */
+static NOINLINE void dispatch_slow(am_rt *rt, const event *ev, int delivery)
+{
+    dispatch(rt, ev, delivery, rt->verdict);
 }
 
 /* Dispatch until the queue is empty or the innermost run's budget is
- * spent (seq reaches end_seq). State lives in rt: a staging fault leaves
- * by longjmp. */
+ * spent (seq reaches end_seq). Below stop nothing but a dispatch is due;
+ * at stop the slow path sees what is. State lives in rt: a staging fault
+ * leaves by longjmp. */
 static NOINLINE void drain(am_rt *rt)
 {
-    while ((rt->count != 0 || rt->redirect) && rt->seq != rt->end_seq) {
-        if (UNLIKELY(gc_due(rt)) && !rt->redirect) gc_collect(rt, 0);
-        dispatch(rt);
+    for (;;) {
+        if (LIKELY(rt->seq < rt->stop)) {
+            if (UNLIKELY(rt->count == 0)) return;
+            dispatch(rt, take_event(rt), 0, 0);
+            continue;
+        }
+        if ((rt->count == 0 && !rt->redirect) || rt->seq == rt->end_seq) return;
+        if (rt->redirect) {           /* a fault delivery goes first */
+            rt->redirect = 0;
+            update_stop(rt);
+            dispatch_slow(rt, &rt->redirect_ev, 1);
+        } else {
+            if (rt->seq >= rt->gc_at) gc_collect(rt, 0);
+            update_stop(rt);
+            dispatch_slow(rt, take_event(rt), 0);
+        }
     }
 }
 
@@ -997,6 +1204,7 @@ static NOINLINE uint64_t run_loop(am_rt *rt, uint64_t budget)
     wd_rt = rt;
     memcpy(&saved, &rt->abort_jmp, sizeof saved);
     rt->end_seq = budget > UINT64_MAX - seq0 ? UINT64_MAX : seq0 + budget;
+    update_stop(rt);
     if (AM_SETJMP(rt->abort_jmp) != 0) {
         rt->in_dispatch = 0;
         if (UNLIKELY(rt->fault_cause == CAUSE_RETRY)) do_retry(rt);
@@ -1008,6 +1216,7 @@ static NOINLINE uint64_t run_loop(am_rt *rt, uint64_t budget)
     uint64_t left = rt->end_seq - rt->seq;
     uint64_t inner = rt->seq - seq0;
     rt->end_seq = saved_end > UINT64_MAX - inner ? UINT64_MAX : saved_end + inner;
+    update_stop(rt);
     return left;
 }
 
@@ -1027,6 +1236,7 @@ am_status am_step_abort(am_rt *rt, uint32_t cause)
     rt->verdict = cause;
     run_loop(rt, 1);
     rt->verdict = 0;
+    update_stop(rt);
     return AM_OK;
 }
 
@@ -1126,7 +1336,7 @@ void am_get_counters(const am_rt *rt, am_counters *out)
     out->queue_high_water = rt->hwm;
     out->live = rt->nlive;
     out->seq = rt->seq;
-    out->free = rt->free_top + (rt->table_size - rt->next);
+    out->free = free_slots(rt);
     out->gc_runs = rt->gc_runs;
     out->gc_reclaimed = rt->gc_reclaimed;
     out->gc_live_max = rt->gc_live_max;
