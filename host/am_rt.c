@@ -9,14 +9,16 @@
  *     live, beh, flags}, so a reference check is one load and compare, and
  *     dispatch touches one record per actor. State words past the written
  *     length are stored as 0, so am_state needs no length.
- *   - The event queue is a ring of queue_depth + max_sends slots (head,
- *     tail, count). The event in dispatch is read in place at its ring slot
- *     (it has left the queue), and SENDs are staged directly in the slots
- *     after the tail; commit adds their number to the count, abort simply
- *     does not. The extra max_sends slots guarantee that staging never
- *     overwrites a queued event or the event in dispatch, whatever the
- *     outcome of the QUEUE_FULL check at commit. Message words past the
- *     length are stored as 0.
+ *   - The event queue is a ring of cap = queue_depth + max_sends slots
+ *     (head, tail, count). The event in dispatch is read in place at its
+ *     ring slot (it has left the queue), and SENDs are staged directly in
+ *     the slots after the tail; commit adds their number to the count,
+ *     abort simply does not. The extra max_sends slots guarantee that
+ *     staging never overwrites a queued event or the event in dispatch,
+ *     whatever the outcome of the QUEUE_FULL check at commit. Behind the
+ *     ring lie max_sends more slots, so that staging never wraps around: a
+ *     commit moves the sends that landed there to the ring's start. Message
+ *     words past the length are stored as 0.
  *   - CREATE writes the new actor's behavior and state into its slot at
  *     once: the slot is not live until commit sets its generation word, and
  *     nothing reads a slot that is not live, so an abort has nothing to undo
@@ -25,8 +27,9 @@
  *   - BECOME writes self's new behavior and state into the table at once,
  *     after saving the state as it was at dispatch (am_state goes on reading
  *     that copy; an abort puts it back). Commit copies nothing.
- *   - The staging counters are one 16-byte block, cleared by one store per
- *     dispatch. Everything that must happen between two dispatches -- the end
+ *   - The staging counters are one 16-byte block, set by one copy per
+ *     dispatch; what makes a commit leave the common path (a CREATE, a
+ *     SET_HANDLER, a trace line) is one word of it. Everything that must happen between two dispatches -- the end
  *     of a run's budget, a collection the triggers ask for, a fault delivery,
  *     a lockstep verdict -- is folded into one sequence number, `stop`: the
  *     dispatch loop compares seq with it and takes the slow path only when
@@ -51,6 +54,7 @@
 #include "am_trace.h"
 
 #define SLOT_OF(ref) ((ref) & 0xffffu)
+#define AM_SLOTS 65536u              /* the slots a reference can name */
 #define GEN_OF(ref)  ((ref) >> 16)
 #define MAKE_REF(gen, slot) (((am_word)(gen) << 16) | (am_word)(slot))
 /* The table word of a live slot whose reference is ref: gen << 16 | 1. */
@@ -121,15 +125,21 @@ typedef struct staged_create {
     uint32_t n;
 } staged_create;
 
-/* What the transaction has staged so far; cleared by one store per
- * dispatch. */
+/* What the transaction has staged so far; set from stg_init by one copy
+ * per dispatch. rare is not 0 when the commit has more to do than append
+ * the sends. Each field is written whole (rare by |=), so that a later
+ * read of it is served by one store. */
 typedef struct staged {
-    uint32_t nsends, ncreates;
+    uint32_t nsends;
+    uint32_t ncreates;
+    uint32_t rare;                   /* RARE_* */
     uint8_t has_become;
-    uint8_t has_handler;             /* staged SET_HANDLER */
     uint8_t delivery;                /* the event in dispatch is a fault delivery */
-    uint8_t pad_[5];
+    uint8_t pad_[2];
 } staged;
+#define RARE_CREATES 1u              /* a CREATE */
+#define RARE_HANDLER 2u              /* a SET_HANDLER (staged_handler) */
+#define RARE_HOOKS   4u              /* tracing or test_perturb_seq (am_rt_new) */
 _Static_assert(sizeof(staged) == 16, "one 16-byte store clears it");
 
 /* The behavior's context is the first member of the runtime. */
@@ -144,24 +154,25 @@ struct am_rt {
     const event *cur;                /* the event in dispatch (its ring slot) */
     const am_word *self_st;          /* self's state as at dispatch: its table
                                         record, or become_undo after a BECOME */
-    actor *self;                     /* self's table record */
+    actor *self;                     /* self's table record, once BECOME ran */
     am_beh cur_beh;                  /* self's behavior as at dispatch */
-    staged stg;
+    staged stg, stg_init;
     uint64_t seq;                    /* the last sequence number used (= dispatches) */
     uint64_t stop;                   /* the loop's slow path runs when seq reaches it:
                                         min(end_seq, gc_at), 0 while a fault delivery
                                         or a verdict waits (update_stop) */
 
     actor *actors;
-    event *ring;                     /* ring of cap = queue_depth + max_sends */
-    uint32_t cap;
-    uint32_t head, tail, count, hwm; /* tail = head + count (mod cap) */
+    event *ring;                     /* ring of cap = queue_depth + max_sends, then
+                                        max_sends slots where staging runs over */
+    event *ring_end;                 /* ring + cap */
+    event *head, *tail;              /* tail = head + count (mod cap) */
+    uint32_t cap, count, hwm;
 
     /* configured bounds (copies of cfg) */
     uint32_t table_size, queue_depth, msg_words, state_words;
     uint32_t max_sends, max_creates, nbehaviors;
     const am_behavior_desc *behaviors;
-    uint64_t commits;
 
     uint32_t become_n;               /* words given to the last BECOME (the trace) */
     am_word become_undo[AM_MAX_STATE_WORDS];   /* self's state at dispatch, once BECOME ran */
@@ -187,10 +198,12 @@ struct am_rt {
     uint64_t gc_demand;              /* collections run on demand */
     /* The collector's view of the table, dense so that a collection reads
      * the records of the live actors only: a copy of every slot's
-     * generation word, the live slots, the marked ones (all clear between
-     * collections), the slots marked and not yet scanned, the pinned ones. */
+     * generation word for every slot a reference can name (65,536: a slot
+     * past the table reads 0, never valid), with GC_MARKED set during a
+     * collection; the live slots; the slots marked and not yet scanned; the
+     * pinned ones. */
     uint32_t *gens;
-    uint64_t *live_bits, *mark_bits, *gc_front;
+    uint64_t *live_bits, *gc_front;
     uint32_t *gc_queue;              /* each marked slot, once: table_size entries */
     uint32_t *pinned;                /* the pinned actors' slots (the roots), in no order */
     uint32_t npinned;
@@ -198,14 +211,14 @@ struct am_rt {
     uint32_t gc_live_max, gc_live_last;
     uint64_t gc_ns;                  /* time spent collecting (am_counters) */
 
-    int in_dispatch;                 /* 1: a built-in behavior runs, 2: a program's */
+    uint32_t in_dispatch;            /* a behavior runs: its id + 1 (the watchdog
+                                        watches the program's, > AM_BEH_FIRST_USER) */
     uint32_t verdict;                /* am_step_abort: the cause to abort with */
     /* the watchdog (am_config.watchdog_ms): ticks of WD_TICK_MS seen by the
      * same dispatch (wd_seq) while a program's behavior ran */
     uint32_t wd_limit, wd_ticks;
     uint64_t wd_seq;
     int tracing;                     /* trace file or callback set */
-    int commit_hooks;                /* tracing or test_perturb_seq set */
     uint32_t fault_cause;
     am_word fault_code;
     uint32_t fault_op;               /* enum am_fault_op */
@@ -364,15 +377,14 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->cap = cfg.queue_depth + cfg.max_sends;
     rt->actors = calloc(ts, sizeof *rt->actors);
     rt->free_stack = calloc(ts, sizeof *rt->free_stack);
-    rt->gens = calloc(ts, sizeof *rt->gens);
+    rt->gens = calloc(AM_SLOTS, sizeof *rt->gens);
     rt->live_bits = calloc((ts + 63) / 64, sizeof *rt->live_bits);
-    rt->mark_bits = calloc((ts + 63) / 64, sizeof *rt->mark_bits);
     rt->gc_front = calloc((ts + 63) / 64, sizeof *rt->gc_front);
     rt->gc_queue = calloc(ts, sizeof *rt->gc_queue);
     rt->pinned = calloc(ts, sizeof *rt->pinned);
-    rt->ring = calloc(rt->cap, sizeof *rt->ring);
+    rt->ring = calloc((size_t)rt->cap + cfg.max_sends, sizeof *rt->ring);
     rt->creates = calloc(cfg.max_creates, sizeof *rt->creates);
-    if (!rt->actors || !rt->free_stack || !rt->gens || !rt->live_bits || !rt->mark_bits ||
+    if (!rt->actors || !rt->free_stack || !rt->gens || !rt->live_bits ||
         !rt->gc_front || !rt->gc_queue || !rt->pinned || !rt->ring || !rt->creates) {
         am_rt_free(rt);
         return AM_E_NOMEM;
@@ -393,7 +405,9 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->ask_next_ticket = 1;
     rt->handler = cfg.fault_handler;
     rt->tracing = cfg.trace != NULL || cfg.on_trace != NULL;
-    rt->commit_hooks = rt->tracing || cfg.test_perturb_seq != 0;
+    if (rt->tracing || cfg.test_perturb_seq != 0) rt->stg_init.rare = RARE_HOOKS;
+    rt->ring_end = rt->ring + rt->cap;
+    rt->head = rt->tail = rt->ring;
     *out = rt;
     return AM_OK;
 }
@@ -405,7 +419,6 @@ void am_rt_free(am_rt *rt)
     free(rt->free_stack);
     free(rt->gens);
     free(rt->live_bits);
-    free(rt->mark_bits);
     free(rt->gc_front);
     free(rt->gc_queue);
     free(rt->pinned);
@@ -462,10 +475,15 @@ INLINE am_ref alloc_slot(am_rt *rt)
 
 /* ---- the event queue ------------------------------------------------------ */
 
-INLINE uint32_t ring_index(const am_rt *rt, uint32_t i)
+INLINE event *ring_next(const am_rt *rt, event *e)
 {
-    /* i < 2 * cap */
-    return i >= rt->cap ? i - rt->cap : i;
+    return e + 1 == rt->ring_end ? rt->ring : e + 1;
+}
+
+/* e + k, k <= cap, around the ring */
+INLINE event *ring_add(const am_rt *rt, event *e, uint32_t k)
+{
+    return e + k >= rt->ring_end ? e + k - rt->cap : e + k;
 }
 
 INLINE void update_hwm(am_rt *rt)
@@ -567,11 +585,11 @@ am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg)
     if (n > rt->msg_words) return AM_E_TOO_LONG;
     if (!ref_valid(rt, target)) return AM_E_BAD_REF;
     if (rt->count >= rt->queue_depth) return AM_E_QUEUE_FULL;
-    event *ev = &rt->ring[rt->tail];
+    event *ev = rt->tail;
     ev->target = target;
     ev->len = n;
     put_words(ev->msg, msg, n);
-    rt->tail = ring_index(rt, rt->tail + 1);
+    rt->tail = ring_next(rt, ev);
     rt->count++;
     update_hwm(rt);
     return AM_OK;
@@ -655,6 +673,7 @@ inline am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
         SIGNAL_FENCE();
         rt->snap_seq = rt->seq;
         SIGNAL_FENCE();
+        rt->stg.rare |= RARE_CREATES;
     }
     am_ref ref = alloc_slot(rt);
     if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, table_full_cause(rt), AM_OP_CREATE, beh);
@@ -685,9 +704,10 @@ inline void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
     if (UNLIKELY(ns >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
     if (UNLIKELY(!ref_valid(rt, target)) && !created_here(rt, target))
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SEND, target);
-    /* Staged in the ring slot after the last staged one; this never reaches
-     * a queued event nor the event in dispatch (cap, see am_rt_new). */
-    event *ev = &rt->ring[ring_index(rt, rt->tail + ns)];
+    /* Staged in the slot after the last staged one; this never reaches a
+     * queued event nor the event in dispatch (cap, see am_rt_new), and
+     * runs over the ring's end into the slots behind it (commit_sends). */
+    event *ev = rt->tail + ns;
     rt->stg.nsends = ns + 1;
     ev->target = target;
     ev->len = n;
@@ -699,8 +719,8 @@ void am_set_fault_handler(am_ctx *ctx, am_ref handler)
     am_rt *rt = RT_OF(ctx);
     if (handler != AM_NIL && SLOT_OF(handler) >= rt->table_size)
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SET_HANDLER, handler);
-    rt->stg.has_handler = 1;
     rt->staged_handler = handler;
+    rt->stg.rare |= RARE_HANDLER;
 }
 
 int am_fault(const am_ctx *ctx, am_fault_info *info)
@@ -717,16 +737,21 @@ inline void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_BECOME, beh);
     if (UNLIKELY(n > rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(n));
-    actor *a = rt->self;
+    actor *a;
     if (!rt->stg.has_become) {
-        /* the state as at dispatch: what am_state reads from now on, and
-         * what an abort puts back (undo_txn); complete before the table is
-         * written, in case the watchdog aborts in between */
+        /* self_st is still self's record (its state comes first). The state
+         * as at dispatch: what am_state reads from now on, and what an
+         * abort puts back (undo_txn); complete before the table is written,
+         * in case the watchdog aborts in between. */
+        a = (actor *)(uintptr_t)rt->self_st;
+        rt->self = a;
         memcpy(rt->become_undo, a->st, sizeof a->st);
         rt->self_st = rt->become_undo;
         SIGNAL_FENCE();
         rt->stg.has_become = 1;
         SIGNAL_FENCE();
+    } else {
+        a = rt->self;
     }
     a->beh = beh;
     rt->become_n = n;
@@ -735,9 +760,12 @@ inline void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 
 /* ---- garbage collection (docs/gc.md) ----------------------------------------- */
 
-/* gc_trace: records fetched ahead; a level scanned in slot order when it
- * has at least one actor per GC_LEVEL_SORT words of the bitmap */
+/* gc_trace: records fetched ahead; a level scanned in slot order when the
+ * table's used part is too large for the cache (GC_SORT_WORDS 64-slot
+ * words, 384 KiB of records) and the level has at least one actor per
+ * GC_LEVEL_SORT words */
 #define GC_AHEAD 16
+#define GC_SORT_WORDS 128
 #define GC_LEVEL_SORT 16
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
@@ -751,31 +779,32 @@ INLINE int high_bit(uint64_t x) { int b = 63; while (!(x >> 63)) x <<= 1, b--; r
 
 /* The mark phase's working set, held in locals (registers) while it runs. */
 typedef struct marker {
-    const uint32_t *gens;
-    uint64_t *bits;                  /* mark_bits */
+    uint32_t *gens;
     uint32_t *queue;                 /* gc_queue: every marked slot, in marking order */
     uint32_t n;                      /* slots in queue */
-    uint32_t table_size;
 } marker;
 
-/* Mark a live slot not marked yet and queue it for the scan of its state. */
-INLINE void gc_mark(marker *m, uint32_t slot)
+/* A slot's generation word while the collection has marked it. A marked
+ * slot's word no longer equals LIVE_KEY of a reference, so one load and
+ * compare tells "valid and not marked yet". The mark is a store of its own
+ * to each slot's word (no bitmap word shared by 64 slots that each mark
+ * would read and write in turn). */
+#define GC_MARKED 2u
+
+INLINE void gc_mark_key(marker *m, uint32_t slot, uint32_t key)
 {
-    uint64_t bit = (uint64_t)1 << (slot & 63), *w = &m->bits[slot >> 6];
-    if (!(*w & bit)) {
-        *w |= bit;
-        m->queue[m->n++] = slot;
-    }
+    m->gens[slot] = key | GC_MARKED;
+    m->queue[m->n++] = slot;
 }
 
-/* Mark the actor a word refers to, if it is a valid reference. Any word
- * may be a reference (conservative), but only a valid one, generation
- * included, keeps an actor alive; a word with generation 0 (a small
- * number) never is one. */
+/* Mark the actor a word refers to, if it is a valid reference and not
+ * marked yet. Any word may be a reference (conservative), but only a valid
+ * one, generation included, keeps an actor alive. gens covers every slot a
+ * word can name, and no slot's word is LIVE_KEY of a word with generation
+ * 0 (generations start at 1), so one compare decides. */
 INLINE void gc_word(marker *m, am_word w)
 {
-    uint32_t slot = SLOT_OF(w);
-    if (GEN_OF(w) != 0 && slot < m->table_size && m->gens[slot] == LIVE_KEY(w)) gc_mark(m, slot);
+    if (m->gens[SLOT_OF(w)] == LIVE_KEY(w)) gc_mark_key(m, SLOT_OF(w), LIVE_KEY(w));
 }
 
 INLINE void gc_event(marker *m, const event *ev)
@@ -797,18 +826,18 @@ INLINE void gc_scan(marker *m, const actor *a)
 }
 
 /* Scan the state of every actor marked and not scanned yet, breadth first:
- * one level (the actors the previous level marked) after the other. A
- * large level is scanned in slot order, through a bitmap of its slots, so
- * that the records are read in the order of memory; a small one in the
- * order of the queue, each record fetched a few places ahead. Either way
- * every marked actor is scanned once. */
+ * one level (the actors the previous level marked) after the other. In a
+ * large table a large level is scanned in slot order, through a bitmap of
+ * its slots, so that the records are read in the order of memory; else in
+ * the order of the queue, each record fetched a few places ahead. Either
+ * way every marked actor is scanned once. */
 INLINE void gc_trace(am_rt *rt, marker *m)
 {
     uint64_t *front = rt->gc_front;              /* clear between levels */
     uint32_t nwords = (rt->next + 63) / 64;
     for (uint32_t qh = 0; qh < m->n;) {
         uint32_t end = m->n;
-        if ((end - qh) * GC_LEVEL_SORT >= nwords) {
+        if (nwords >= GC_SORT_WORDS && (end - qh) * GC_LEVEL_SORT >= nwords) {
             for (; qh < end; qh++) front[m->queue[qh] >> 6] |= (uint64_t)1 << (m->queue[qh] & 63);
             for (uint32_t k = 0; k < nwords; k++) {
                 for (uint64_t f = front[k]; f; f &= f - 1)
@@ -835,8 +864,8 @@ INLINE void gc_trace(am_rt *rt, marker *m)
  *   pushed on a rebuilt free stack, so the lowest free slot is reused first.
  * The order in which actors are marked changes nothing (the marked set is
  * the same), so the mark goes breadth first, in the order of memory where
- * it can (gc_trace); the sweep goes 64 slots at a time through the bitmaps
- * and writes only the records it reclaims. */
+ * it can (gc_trace); the sweep goes through the live slots' generation
+ * words and writes only the records it reclaims. */
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
@@ -847,24 +876,30 @@ static uint64_t mono_ns(void)
 static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
 {
     uint64_t t0 = mono_ns();
-    marker m = { rt->gens, rt->mark_bits, rt->gc_queue, 0, rt->table_size };
-    for (uint32_t i = 0; i < rt->npinned; i++) gc_mark(&m, rt->pinned[i]);
-    gc_word(&m, rt->handler);
-    for (uint32_t i = 0, p = rt->head; i < rt->count; i++) {
-        gc_event(&m, &rt->ring[p]);
-        p = p + 1 == rt->cap ? 0 : p + 1;
+    marker m = { rt->gens, rt->gc_queue, 0 };
+    for (uint32_t i = 0; i < rt->npinned; i++) {
+        uint32_t slot = rt->pinned[i], g = m.gens[slot];
+        if (!(g & GC_MARKED)) gc_mark_key(&m, slot, g);
     }
+    gc_word(&m, rt->handler);
+    event *ev = rt->head;
+    for (uint32_t i = 0; i < rt->count; i++, ev = ring_next(rt, ev)) gc_event(&m, ev);
     if (rt->redirect) gc_event(&m, &rt->redirect_ev);
     gc_trace(rt, &m);
     uint32_t reclaimed = 0, top = 0;
     for (uint32_t k = (rt->next + 63) / 64; k-- > 0;) {
-        uint64_t live = rt->live_bits[k], keep = live & rt->mark_bits[k];
-        rt->mark_bits[k] = 0;
-        rt->live_bits[k] = keep;
-        for (uint64_t dead = live & ~keep; dead; dead &= dead - 1) {
-            set_dead(rt, k * 64 + (uint32_t)low_bit(dead));
-            reclaimed++;
+        uint64_t keep = 0;
+        for (uint64_t live = rt->live_bits[k]; live; live &= live - 1) {
+            uint32_t b = (uint32_t)low_bit(live), slot = k * 64 + b, g = rt->gens[slot];
+            if (g & GC_MARKED) {
+                rt->gens[slot] = g & ~GC_MARKED;
+                keep |= (uint64_t)1 << b;
+            } else {
+                set_dead(rt, slot);
+                reclaimed++;
+            }
         }
+        rt->live_bits[k] = keep;
         /* the free slots below next, highest first */
         uint64_t fr = ~keep;
         if (k * 64 + 64 > rt->next) fr &= ((uint64_t)1 << (rt->next - k * 64)) - 1;
@@ -921,15 +956,12 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
             const actor *a = &rt->actors[SLOT_OF(c->ref)];
             am_trace_new(b, c->ref, a->beh, c->n, a->st);
         }
-        uint32_t p = ring_index(rt, rt->head + rt->count - rt->stg.nsends);
-        for (uint32_t i = 0; i < rt->stg.nsends; i++) {
-            const event *ev = &rt->ring[p];
+        event *ev = ring_add(rt, rt->tail, rt->cap - rt->stg.nsends);   /* the first send */
+        for (uint32_t i = 0; i < rt->stg.nsends; i++, ev = ring_next(rt, ev))
             am_trace_send(b, ev->target, ev->len, ev->msg);
-            p = p + 1 == rt->cap ? 0 : p + 1;
-        }
         if (rt->stg.has_become)
             am_trace_become(b, rt->self->beh, rt->become_n, rt->self->st);
-        if (rt->stg.has_handler)
+        if (rt->stg.rare & RARE_HANDLER)
             am_trace_handler(b, rt->staged_handler);
     } else {
         am_trace_fault(b, rt->fault_cause, rt->fault_code, rt->fault_op, rt->fault_value);
@@ -1009,7 +1041,7 @@ static NOINLINE void do_retry(am_rt *rt)
 {
     undo_txn(rt);
     rt->snap_seq = 0;                 /* the dispatch again takes its own */
-    rt->head = rt->head == 0 ? rt->cap - 1 : rt->head - 1;
+    rt->head = ring_add(rt, rt->head, rt->cap - 1);
     rt->count++;
     rt->seq--;
     rt->wd_ticks = 0;                 /* the watchdog times the dispatch again afresh */
@@ -1024,7 +1056,7 @@ static NOINLINE void do_retry(am_rt *rt)
 static NOINLINE void perturb_commit(am_rt *rt)
 {
     if (rt->stg.nsends) {
-        rt->ring[rt->tail].msg[0] ^= 1u;
+        rt->tail->msg[0] ^= 1u;
     } else if (rt->stg.has_become) {
         if (rt->become_n) rt->self->st[0] ^= 1u;
     } else if (rt->stg.ncreates) {
@@ -1032,8 +1064,23 @@ static NOINLINE void perturb_commit(am_rt *rt)
     }
 }
 
+/* The sends join the queue. Those staged behind the ring's end move to
+ * its start, which they never reach while staged (am_rt_new's cap). */
+INLINE void commit_sends(am_rt *rt)
+{
+    uint32_t ns = rt->stg.nsends;
+    event *t = rt->tail + ns;
+    if (UNLIKELY(t >= rt->ring_end)) {
+        memcpy(rt->ring, rt->ring_end, (size_t)(t - rt->ring_end) * sizeof *t);
+        t -= rt->cap;
+    }
+    rt->tail = t;
+    rt->count += ns;
+    update_hwm(rt);
+}
+
 /* CREATEs and SET_HANDLER: the effects most transactions do not have. */
-static NOINLINE void commit_rare(am_rt *rt)
+INLINE void commit_rare(am_rt *rt)
 {
     uint32_t nc = rt->stg.ncreates;
     for (uint32_t i = 0; i < nc; i++) {
@@ -1042,27 +1089,17 @@ static NOINLINE void commit_rare(am_rt *rt)
         rt->actors[SLOT_OF(ref)].flags = 0;
     }
     rt->nlive += nc;
-    if (rt->stg.has_handler) rt->handler = rt->staged_handler;
+    if (rt->stg.rare & RARE_HANDLER) rt->handler = rt->staged_handler;
     check_low_water(rt);
 }
 
-/* The effects of a committing transaction: CREATEs and BECOME are already in
- * the table (live at once for the CREATEs), the sends join the queue. */
-INLINE void commit_effects(am_rt *rt)
-{
-    if (UNLIKELY(rt->stg.ncreates | rt->stg.has_handler)) commit_rare(rt);
-    uint32_t ns = rt->stg.nsends;
-    rt->count += ns;
-    rt->tail = ring_index(rt, rt->tail + ns);
-    update_hwm(rt);
-    rt->commits++;
-}
-
-/* Commit with a trace line and/or the test-only perturbation. */
-static NOINLINE void commit_hooked(am_rt *rt)
+/* A commit off the common path (stg.rare): with CREATEs, SET_HANDLER, a
+ * trace line and/or the test-only perturbation. */
+static NOINLINE void commit_slow(am_rt *rt)
 {
     if (rt->seq == rt->perturb_seq) perturb_commit(rt);
-    commit_effects(rt);
+    commit_rare(rt);
+    commit_sends(rt);
     if (rt->tracing) trace_txn(rt, 1);
 }
 
@@ -1073,7 +1110,8 @@ INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
 {
     rt->cur = ev;
     rt->seq++;
-    rt->stg = (staged){ .delivery = (uint8_t)delivery };
+    rt->stg = rt->stg_init;
+    if (delivery) rt->stg.delivery = 1;
 
     am_ref target = ev->target;
     uint32_t slot = SLOT_OF(target);
@@ -1085,27 +1123,26 @@ INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
     actor *a = &rt->actors[slot];
     am_beh beh = a->beh;
     rt->cur_beh = beh;
-    rt->self = a;
     rt->self_st = a->st;
 
-    rt->in_dispatch = 1 + (beh >= AM_BEH_FIRST_USER);
+    rt->in_dispatch = beh + 1;
     if (UNLIKELY(verdict)) txn_fault(rt, verdict, AM_OP_RUN, 0);   /* am_step_abort */
     rt->behaviors[beh].fn(&rt->ctx);
     rt->in_dispatch = 0;
     if (UNLIKELY(rt->count + rt->stg.nsends > rt->queue_depth))
         abort_with(rt, AM_FAULT_QUEUE_FULL, AM_OP_COMMIT);
-    else if (UNLIKELY(rt->commit_hooks))
-        commit_hooked(rt);
+    else if (UNLIKELY(rt->stg.rare))
+        commit_slow(rt);
     else
-        commit_effects(rt);
+        commit_sends(rt);
 }
 
 INLINE const event *take_event(am_rt *rt)
 {
-    uint32_t h = rt->head;
-    rt->head = h + 1 == rt->cap ? 0 : h + 1;
+    event *h = rt->head;
+    rt->head = ring_next(rt, h);
     rt->count--;
-    return &rt->ring[h];
+    return h;
 }
 
 /* A dispatch the loop's slow path makes: a fault delivery, or one under a
@@ -1159,7 +1196,7 @@ static void wd_tick(int sig)
 {
     (void)sig;
     am_rt *rt = wd_rt;
-    if (!rt || !rt->wd_limit || rt->in_dispatch != 2) return;
+    if (!rt || !rt->wd_limit || rt->in_dispatch <= AM_BEH_FIRST_USER) return;
     if (rt->wd_seq != rt->seq) {
         rt->wd_seq = rt->seq;
         rt->wd_ticks = 1;
@@ -1329,7 +1366,9 @@ void am_builtin_ask(am_ctx *ctx)
 void am_get_counters(const am_rt *rt, am_counters *out)
 {
     out->dispatches = rt->seq;
-    out->commits = rt->commits;
+    /* every dispatch ends in a commit or an abort; one that has not ended
+     * yet is in dispatch (a callback from the console) */
+    out->commits = rt->seq - rt->aborts - (rt->in_dispatch != 0);
     out->aborts = rt->aborts;
     out->faults = rt->faults;
     out->queue_len = rt->count;
