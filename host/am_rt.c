@@ -19,11 +19,12 @@
  *     ring lie max_sends more slots, so that staging never wraps around: a
  *     commit moves the sends that landed there to the ring's start. Message
  *     words past the length are stored as 0.
- *   - CREATE writes the new actor's behavior and state into its slot at
- *     once: the slot is not live until commit sets its generation word, and
- *     nothing reads a slot that is not live, so an abort has nothing to undo
- *     but the allocator. The allocator snapshot is taken by the first CREATE
- *     (nothing else allocates during a transaction).
+ *   - CREATE writes the new actor into its slot at once, behavior, state
+ *     and a *pending* generation word (the new generation, live bit clear):
+ *     only this transaction's SENDs accept it, commit makes it live, abort
+ *     puts the previous generation back -- as the hardware does. The
+ *     allocator snapshot is taken by the first CREATE (nothing else
+ *     allocates during a transaction).
  *   - BECOME writes self's new behavior and state into the table at once,
  *     after saving the state as it was at dispatch (am_state goes on reading
  *     that copy; an abort puts it back). Commit copies nothing.
@@ -57,8 +58,10 @@
 #define AM_SLOTS 65536u              /* the slots a reference can name */
 #define GEN_OF(ref)  ((ref) >> 16)
 #define MAKE_REF(gen, slot) (((am_word)(gen) << 16) | (am_word)(slot))
-/* The table word of a live slot whose reference is ref: gen << 16 | 1. */
+/* The table word of a live slot whose reference is ref: gen << 16 | 1;
+ * of a slot the running transaction created for ref: gen << 16 | 2. */
 #define LIVE_KEY(ref) (((ref) & 0xffff0000u) | 1u)
+#define PENDING_KEY(ref) (((ref) & 0xffff0000u) | 2u)
 #define NO_BEH 0xffffffffu
 
 /* Orders the runtime's own stores against the watchdog's signal handler
@@ -677,23 +680,17 @@ inline am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
     }
     am_ref ref = alloc_slot(rt);
     if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, table_full_cause(rt), AM_OP_CREATE, beh);
-    /* Written into its slot now: the slot is not live before commit, and
-     * nothing reads a slot that is not live. */
-    actor *a = &rt->actors[SLOT_OF(ref)];
-    a->beh = beh;
-    put_words(a->st, st, n);
+    /* Counted before its slot is written: an abort (the watchdog's too)
+     * puts back the generation word of every counted slot. Nothing but
+     * this transaction's SENDs reads a slot that is not live. */
     rt->creates[nc] = (staged_create){ ref, n };
     rt->stg.ncreates = nc + 1;
+    SIGNAL_FENCE();
+    actor *a = &rt->actors[SLOT_OF(ref)];
+    a->gl = PENDING_KEY(ref);
+    a->beh = beh;
+    put_words(a->st, st, n);
     return ref;
-}
-
-/* Not a valid reference: created earlier in this transaction? (newest
- * first: a SEND to a fresh actor usually follows its CREATE) */
-static NOINLINE int created_here(const am_rt *rt, am_ref ref)
-{
-    for (uint32_t i = rt->stg.ncreates; i-- > 0;)
-        if (rt->creates[i].ref == ref) return 1;
-    return 0;
 }
 
 inline void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
@@ -702,7 +699,11 @@ inline void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
     uint32_t ns = rt->stg.nsends;
     if (UNLIKELY(n > rt->msg_words)) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(n));
     if (UNLIKELY(ns >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
-    if (UNLIKELY(!ref_valid(rt, target)) && !created_here(rt, target))
+    /* valid, or created earlier in this transaction */
+    uint32_t slot = SLOT_OF(target);
+    if (UNLIKELY(slot >= rt->table_size)) txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SEND, target);
+    uint32_t g = rt->actors[slot].gl;
+    if (UNLIKELY(g != LIVE_KEY(target)) && g != PENDING_KEY(target))
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SEND, target);
     /* Staged in the slot after the last staged one; this never reaches a
      * queued event nor the event in dispatch (cap, see am_rt_new), and
@@ -971,13 +972,20 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
 }
 
 /* What an abort (or a retry) gives back: the allocator, if this
- * transaction's CREATE took the snapshot, and self's behavior and state, if
- * it BECAME. Staged sends and created slots are not visible anyway. */
+ * transaction's CREATE took the snapshot, the created slots' generation
+ * words, and self's behavior and state, if it BECAME. Staged sends are not
+ * visible anyway. */
 INLINE void undo_txn(am_rt *rt)
 {
     if (rt->snap_seq == rt->seq) {
         rt->free_top = rt->snap_free_top;
         rt->next = rt->snap_next;
+    }
+    /* the collector's copy of a slot's word changes only at commit and
+     * collection: it is the word before the CREATE */
+    for (uint32_t i = 0; i < rt->stg.ncreates; i++) {
+        uint32_t slot = SLOT_OF(rt->creates[i].ref);
+        rt->actors[slot].gl = rt->gens[slot];
     }
     if (rt->stg.has_become) {
         memcpy(rt->self->st, rt->become_undo, sizeof rt->self->st);
