@@ -865,8 +865,8 @@ INLINE void gc_trace(am_rt *rt, marker *m)
  *   pushed on a rebuilt free stack, so the lowest free slot is reused first.
  * The order in which actors are marked changes nothing (the marked set is
  * the same), so the mark goes breadth first, in the order of memory where
- * it can (gc_trace); the sweep goes through the live slots' generation
- * words and writes only the records it reclaims. */
+ * it can (gc_trace); the sweep goes 64 slots at a time through bitmaps of
+ * the live and the marked slots and writes only the records it reclaims. */
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
@@ -887,18 +887,21 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
     for (uint32_t i = 0; i < rt->count; i++, ev = ring_next(rt, ev)) gc_event(&m, ev);
     if (rt->redirect) gc_event(&m, &rt->redirect_ev);
     gc_trace(rt, &m);
+    /* the marked slots, from the queue, as a bitmap (gc_front is clear
+     * after gc_trace); their marks come off */
+    uint64_t *keep_bits = rt->gc_front;
+    for (uint32_t i = 0; i < m.n; i++) {
+        uint32_t slot = m.queue[i];
+        m.gens[slot] &= ~GC_MARKED;
+        keep_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
+    }
     uint32_t reclaimed = 0, top = 0;
     for (uint32_t k = (rt->next + 63) / 64; k-- > 0;) {
-        uint64_t keep = 0;
-        for (uint64_t live = rt->live_bits[k]; live; live &= live - 1) {
-            uint32_t b = (uint32_t)low_bit(live), slot = k * 64 + b, g = rt->gens[slot];
-            if (g & GC_MARKED) {
-                rt->gens[slot] = g & ~GC_MARKED;
-                keep |= (uint64_t)1 << b;
-            } else {
-                set_dead(rt, slot);
-                reclaimed++;
-            }
+        uint64_t keep = keep_bits[k];
+        keep_bits[k] = 0;
+        for (uint64_t dead = rt->live_bits[k] & ~keep; dead; dead &= dead - 1) {
+            set_dead(rt, k * 64 + (uint32_t)low_bit(dead));
+            reclaimed++;
         }
         rt->live_bits[k] = keep;
         /* the free slots below next, highest first */
