@@ -74,11 +74,17 @@
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define NOINLINE    __attribute__((noinline))
 #define INLINE      static inline __attribute__((always_inline))
+/* The behavior API's definitions say inline (they stay external
+ * definitions: am.h declares them without it), so that a build with -flto
+ * (the benchmark's) puts the accessors into the behaviors, and always the
+ * staging operations, whose constant lengths then fold. */
+#define API_INLINE  __attribute__((always_inline)) inline
 #else
 #define LIKELY(x)   (x)
 #define UNLIKELY(x) (x)
 #define NOINLINE
 #define INLINE      static inline
+#define API_INLINE  inline
 #endif
 
 /* The abort jump. __builtin_setjmp/__builtin_longjmp save and restore only
@@ -272,7 +278,8 @@ INLINE int gc_on(const am_rt *rt) { return rt->gc_low != 0 || rt->gc_period != 0
 #define CRT_OF(ctx) ((const am_rt *)(const void *)(ctx))
 
 /* Copy n <= 8 words, one word at a time (the source was usually just
- * written word by word by the behavior: wider loads would miss store
+ * written word by word -- by the behavior, or by the actor's last BECOME
+ * -- and a wider load of words still in the store buffer would miss store
  * forwarding). No loop, no library call. */
 INLINE void copy_n(am_word *restrict d, const am_word *restrict s, uint32_t n)
 {
@@ -659,7 +666,7 @@ static NOINLINE uint32_t table_full_cause(const am_rt *rt)
     return CAUSE_RETRY;
 }
 
-inline am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
+API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_CREATE, beh);
@@ -693,7 +700,7 @@ inline am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
     return ref;
 }
 
-inline void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
+API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
 {
     am_rt *rt = RT_OF(ctx);
     uint32_t ns = rt->stg.nsends;
@@ -732,7 +739,7 @@ int am_fault(const am_ctx *ctx, am_fault_info *info)
     return 1;
 }
 
-inline void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
+API_INLINE void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_BECOME, beh);
@@ -746,7 +753,7 @@ inline void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
          * in case the watchdog aborts in between. */
         a = (actor *)(uintptr_t)rt->self_st;
         rt->self = a;
-        memcpy(rt->become_undo, a->st, sizeof a->st);
+        copy_n(rt->become_undo, a->st, AM_MAX_STATE_WORDS);   /* word by word: see copy_n */
         rt->self_st = rt->become_undo;
         SIGNAL_FENCE();
         rt->stg.has_become = 1;
