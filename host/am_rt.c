@@ -5,10 +5,13 @@
  * co-simulation holds the two to it.
  *
  * Layout, chosen for the dispatch loop (docs/performance.md):
- *   - The actor table is one 48-byte record per slot {state[8], gen<<16 |
- *     live, beh, flags}, so a reference check is one load and compare, and
- *     dispatch touches one record per actor. State words past the written
- *     length are stored as 0, so am_state needs no length.
+ *   - Every slot's table word (gen << 16 | live) is in one dense array that
+ *     covers all 65,536 slots a reference can name (a slot past the table
+ *     reads 0, never valid): a reference check is one load and compare, no
+ *     bound check, and the collector reads the words of the whole table
+ *     from a few cache lines. The rest of an actor is one 48-byte record
+ *     {state[8], beh, flags}. State words past the written length are
+ *     stored as 0, so am_state needs no length.
  *   - The event queue is a ring of cap = queue_depth + max_sends slots
  *     (head, tail, count). The event in dispatch is read in place at its
  *     ring slot (it has left the queue), and SENDs are staged directly in
@@ -120,7 +123,6 @@ typedef struct event {
 
 typedef struct actor {
     _Alignas(16) am_word st[AM_MAX_STATE_WORDS];  /* past the written length: 0 */
-    uint32_t gl;                     /* generation << 16 | live (0 = never used) */
     am_beh beh;
     uint32_t flags;                  /* A_PINNED (docs/gc.md) */
 } actor;
@@ -132,6 +134,7 @@ typedef struct actor {
 typedef struct staged_create {
     am_ref ref;
     uint32_t n;
+    uint32_t prev;                   /* the slot's table word before (an abort puts it back) */
 } staged_create;
 
 /* What the transaction has staged so far; set from stg_init by one copy
@@ -171,6 +174,7 @@ struct am_rt {
                                         min(end_seq, gc_at), 0 while a fault delivery
                                         or a verdict waits (update_stop) */
 
+    uint32_t *keys;                  /* every slot's table word, AM_SLOTS of them */
     actor *actors;
     event *ring;                     /* ring of cap = queue_depth + max_sends, then
                                         max_sends slots where staging runs over */
@@ -205,13 +209,9 @@ struct am_rt {
                                         transaction (GC_SEQ_NONE: none since a
                                         transaction or am_unpin) */
     uint64_t gc_demand;              /* collections run on demand */
-    /* The collector's view of the table, dense so that a collection reads
-     * the records of the live actors only: a copy of every slot's
-     * generation word for every slot a reference can name (65,536: a slot
-     * past the table reads 0, never valid), with GC_MARKED set during a
-     * collection; the live slots; the slots marked and not yet scanned; the
-     * pinned ones. */
-    uint32_t *gens;
+    /* The collector's view of the table besides keys (where a collection
+     * sets GC_MARKED): the live slots, a bitmap for a level of the mark (and
+     * then the marked slots), the slots marked in order, the pinned ones. */
     uint64_t *live_bits, *gc_front;
     uint32_t *gc_queue;              /* each marked slot, once: table_size entries */
     uint32_t *pinned;                /* the pinned actors' slots (the roots), in no order */
@@ -387,14 +387,14 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->cap = cfg.queue_depth + cfg.max_sends;
     rt->actors = calloc(ts, sizeof *rt->actors);
     rt->free_stack = calloc(ts, sizeof *rt->free_stack);
-    rt->gens = calloc(AM_SLOTS, sizeof *rt->gens);
+    rt->keys = calloc(AM_SLOTS, sizeof *rt->keys);
     rt->live_bits = calloc((ts + 63) / 64, sizeof *rt->live_bits);
     rt->gc_front = calloc((ts + 63) / 64, sizeof *rt->gc_front);
     rt->gc_queue = calloc(ts, sizeof *rt->gc_queue);
     rt->pinned = calloc(ts, sizeof *rt->pinned);
     rt->ring = calloc((size_t)rt->cap + cfg.max_sends, sizeof *rt->ring);
     rt->creates = calloc(cfg.max_creates, sizeof *rt->creates);
-    if (!rt->actors || !rt->free_stack || !rt->gens || !rt->live_bits ||
+    if (!rt->actors || !rt->free_stack || !rt->keys || !rt->live_bits ||
         !rt->gc_front || !rt->gc_queue || !rt->pinned || !rt->ring || !rt->creates) {
         am_rt_free(rt);
         return AM_E_NOMEM;
@@ -427,7 +427,7 @@ void am_rt_free(am_rt *rt)
     if (!rt) return;
     free(rt->actors);
     free(rt->free_stack);
-    free(rt->gens);
+    free(rt->keys);
     free(rt->live_bits);
     free(rt->gc_front);
     free(rt->gc_queue);
@@ -441,25 +441,21 @@ void am_rt_free(am_rt *rt)
 
 INLINE int ref_valid(const am_rt *rt, am_ref ref)
 {
-    uint32_t slot = SLOT_OF(ref);
-    return slot < rt->table_size && rt->actors[slot].gl == LIVE_KEY(ref);
+    return rt->keys[SLOT_OF(ref)] == LIVE_KEY(ref);
 }
 
 /* Make a slot live with the table word gl (gen << 16 | 1), or not live
  * (set_dead: the generation stays). */
 INLINE void set_live(am_rt *rt, uint32_t slot, uint32_t gl)
 {
-    rt->actors[slot].gl = gl;
-    rt->gens[slot] = gl;
+    rt->keys[slot] = gl;
     rt->live_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
 }
 
 /* the table word only: the collector's sweep rewrites the live bitmap */
 INLINE void set_dead(am_rt *rt, uint32_t slot)
 {
-    uint32_t gl = rt->actors[slot].gl & 0xffff0000u;
-    rt->actors[slot].gl = gl;
-    rt->gens[slot] = gl;
+    rt->keys[slot] &= 0xffff0000u;
 }
 
 INLINE uint32_t free_slots(const am_rt *rt)
@@ -478,7 +474,7 @@ INLINE am_ref alloc_slot(am_rt *rt)
         slot = rt->next++;
     else
         return AM_NIL;
-    uint32_t g = (rt->actors[slot].gl >> 16) + 1;
+    uint32_t g = (rt->keys[slot] >> 16) + 1;
     if (g > 0xffffu) g = 1;
     return MAKE_REF(g, slot);
 }
@@ -688,13 +684,14 @@ API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *
     am_ref ref = alloc_slot(rt);
     if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, table_full_cause(rt), AM_OP_CREATE, beh);
     /* Counted before its slot is written: an abort (the watchdog's too)
-     * puts back the generation word of every counted slot. Nothing but
-     * this transaction's SENDs reads a slot that is not live. */
-    rt->creates[nc] = (staged_create){ ref, n };
+     * puts back the table word of every counted slot. Nothing but this
+     * transaction's SENDs reads a slot that is not live. */
+    uint32_t slot = SLOT_OF(ref);
+    rt->creates[nc] = (staged_create){ ref, n, rt->keys[slot] };
     rt->stg.ncreates = nc + 1;
     SIGNAL_FENCE();
-    actor *a = &rt->actors[SLOT_OF(ref)];
-    a->gl = PENDING_KEY(ref);
+    rt->keys[slot] = PENDING_KEY(ref);
+    actor *a = &rt->actors[slot];
     a->beh = beh;
     put_words(a->st, st, n);
     return ref;
@@ -707,9 +704,7 @@ API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *m
     if (UNLIKELY(n > rt->msg_words)) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(n));
     if (UNLIKELY(ns >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
     /* valid, or created earlier in this transaction */
-    uint32_t slot = SLOT_OF(target);
-    if (UNLIKELY(slot >= rt->table_size)) txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SEND, target);
-    uint32_t g = rt->actors[slot].gl;
+    uint32_t g = rt->keys[SLOT_OF(target)];
     if (UNLIKELY(g != LIVE_KEY(target)) && g != PENDING_KEY(target))
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SEND, target);
     /* Staged in the slot after the last staged one; this never reaches a
@@ -778,16 +773,16 @@ API_INLINE void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
 INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
-INLINE int high_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
+INLINE uint32_t bit_count(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
 #else
 #define PREFETCH(p) ((void)(p))
 INLINE int low_bit(uint64_t x) { int b = 0; while (!(x & 1)) x >>= 1, b++; return b; }
-INLINE int high_bit(uint64_t x) { int b = 63; while (!(x >> 63)) x <<= 1, b--; return b; }
+INLINE uint32_t bit_count(uint64_t x) { uint32_t n = 0; for (; x; x &= x - 1) n++; return n; }
 #endif
 
 /* The mark phase's working set, held in locals (registers) while it runs. */
 typedef struct marker {
-    uint32_t *gens;
+    uint32_t *keys;
     uint32_t *queue;                 /* gc_queue: every marked slot, in marking order */
     uint32_t n;                      /* slots in queue */
 } marker;
@@ -801,18 +796,18 @@ typedef struct marker {
 
 INLINE void gc_mark_key(marker *m, uint32_t slot, uint32_t key)
 {
-    m->gens[slot] = key | GC_MARKED;
+    m->keys[slot] = key | GC_MARKED;
     m->queue[m->n++] = slot;
 }
 
 /* Mark the actor a word refers to, if it is a valid reference and not
  * marked yet. Any word may be a reference (conservative), but only a valid
- * one, generation included, keeps an actor alive. gens covers every slot a
+ * one, generation included, keeps an actor alive. keys covers every slot a
  * word can name, and no slot's word is LIVE_KEY of a word with generation
  * 0 (generations start at 1), so one compare decides. */
 INLINE void gc_word(marker *m, am_word w)
 {
-    if (m->gens[SLOT_OF(w)] == LIVE_KEY(w)) gc_mark_key(m, SLOT_OF(w), LIVE_KEY(w));
+    if (m->keys[SLOT_OF(w)] == LIVE_KEY(w)) gc_mark_key(m, SLOT_OF(w), LIVE_KEY(w));
 }
 
 INLINE void gc_event(marker *m, const event *ev)
@@ -884,9 +879,9 @@ static uint64_t mono_ns(void)
 static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
 {
     uint64_t t0 = mono_ns();
-    marker m = { rt->gens, rt->gc_queue, 0 };
+    marker m = { rt->keys, rt->gc_queue, 0 };
     for (uint32_t i = 0; i < rt->npinned; i++) {
-        uint32_t slot = rt->pinned[i], g = m.gens[slot];
+        uint32_t slot = rt->pinned[i], g = m.keys[slot];
         if (!(g & GC_MARKED)) gc_mark_key(&m, slot, g);
     }
     gc_word(&m, rt->handler);
@@ -899,7 +894,7 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
     uint64_t *keep_bits = rt->gc_front;
     for (uint32_t i = 0; i < m.n; i++) {
         uint32_t slot = m.queue[i];
-        m.gens[slot] &= ~GC_MARKED;
+        m.keys[slot] &= ~GC_MARKED;
         keep_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
     }
     uint32_t reclaimed = 0, top = 0;
@@ -911,14 +906,13 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
             reclaimed++;
         }
         rt->live_bits[k] = keep;
-        /* the free slots below next, highest first */
+        /* the free slots below next, highest first: the lowest goes
+         * deepest, so they are written from the end of their run */
         uint64_t fr = ~keep;
         if (k * 64 + 64 > rt->next) fr &= ((uint64_t)1 << (rt->next - k * 64)) - 1;
-        while (fr) {
-            int b = high_bit(fr);
-            fr &= ~((uint64_t)1 << b);
-            rt->free_stack[top++] = k * 64 + (uint32_t)b;
-        }
+        top += bit_count(fr);
+        uint32_t *p = &rt->free_stack[top];
+        for (; fr; fr &= fr - 1) *--p = k * 64 + (uint32_t)low_bit(fr);
     }
     rt->free_top = top;
     rt->nlive -= reclaimed;
@@ -991,12 +985,8 @@ INLINE void undo_txn(am_rt *rt)
         rt->free_top = rt->snap_free_top;
         rt->next = rt->snap_next;
     }
-    /* the collector's copy of a slot's word changes only at commit and
-     * collection: it is the word before the CREATE */
-    for (uint32_t i = 0; i < rt->stg.ncreates; i++) {
-        uint32_t slot = SLOT_OF(rt->creates[i].ref);
-        rt->actors[slot].gl = rt->gens[slot];
-    }
+    for (uint32_t i = 0; i < rt->stg.ncreates; i++)
+        rt->keys[SLOT_OF(rt->creates[i].ref)] = rt->creates[i].prev;
     if (rt->stg.has_become) {
         memcpy(rt->self->st, rt->become_undo, sizeof rt->self->st);
         rt->self->beh = rt->cur_beh;
@@ -1133,7 +1123,7 @@ INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
 
     am_ref target = ev->target;
     uint32_t slot = SLOT_OF(target);
-    if (UNLIKELY(!(slot < rt->table_size && rt->actors[slot].gl == LIVE_KEY(target)))) {
+    if (UNLIKELY(rt->keys[slot] != LIVE_KEY(target))) {
         rt->cur_beh = NO_BEH;
         abort_with(rt, AM_FAULT_DEAD_TARGET, AM_OP_DISPATCH);
         return;
