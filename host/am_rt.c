@@ -61,10 +61,17 @@
 #define AM_SLOTS 65536u              /* the slots a reference can name */
 #define GEN_OF(ref)  ((ref) >> 16)
 #define MAKE_REF(gen, slot) (((am_word)(gen) << 16) | (am_word)(slot))
-/* The table word of a live slot whose reference is ref: gen << 16 | 1;
- * of a slot the running transaction created for ref: gen << 16 | 2. */
-#define LIVE_KEY(ref) (((ref) & 0xffff0000u) | 1u)
-#define PENDING_KEY(ref) (((ref) & 0xffff0000u) | 2u)
+/* A slot's table word (am_rt.keys): its generation in the high half,
+ * always; the low half is the slot itself while the slot is live, so the
+ * word of a live slot *is* its reference, and a word w is a valid
+ * reference exactly when keys[SLOT_OF(w)] == w. Otherwise the low half is
+ * anything but the slot: the slot's complement when dead (DEAD_KEY), 0
+ * never used (slot 0, the console, is live from reset), the live word with
+ * PENDING_FLIP flipped while the running transaction's CREATE holds it,
+ * with GC_MARK flipped while the running collection has marked it. */
+#define PENDING_FLIP 1u
+#define GC_MARK      2u
+#define DEAD_KEY(key, slot) (((key) & 0xffff0000u) | (~(slot) & 0xffffu))
 #define NO_BEH 0xffffffffu
 
 /* Orders the runtime's own stores against the watchdog's signal handler
@@ -210,7 +217,7 @@ struct am_rt {
                                         transaction or am_unpin) */
     uint64_t gc_demand;              /* collections run on demand */
     /* The collector's view of the table besides keys (where a collection
-     * sets GC_MARKED): the live slots, a bitmap for a level of the mark (and
+     * flips GC_MARK): the live slots, a bitmap for a level of the mark (and
      * then the marked slots), the slots marked in order, the pinned ones. */
     uint64_t *live_bits, *gc_front;
     uint32_t *gc_queue;              /* each marked slot, once: table_size entries */
@@ -400,7 +407,7 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
         return AM_E_NOMEM;
     }
     /* Slot 0: the console, live from reset with generation 1. */
-    set_live(rt, 0, LIVE_KEY(AM_CONSOLE));
+    set_live(rt, 0, AM_CONSOLE);
     rt->actors[0].beh = AM_BEH_CONSOLE;
     rt->actors[0].flags = A_PINNED;
     rt->pinned[rt->npinned++] = 0;
@@ -441,21 +448,21 @@ void am_rt_free(am_rt *rt)
 
 INLINE int ref_valid(const am_rt *rt, am_ref ref)
 {
-    return rt->keys[SLOT_OF(ref)] == LIVE_KEY(ref);
+    return rt->keys[SLOT_OF(ref)] == ref;
 }
 
-/* Make a slot live with the table word gl (gen << 16 | 1), or not live
- * (set_dead: the generation stays). */
-INLINE void set_live(am_rt *rt, uint32_t slot, uint32_t gl)
+/* Make the slot of ref live, or a slot not live (set_dead: the generation
+ * stays; the table word only: the collector's sweep rewrites the live
+ * bitmap). */
+INLINE void set_live(am_rt *rt, uint32_t slot, am_ref ref)
 {
-    rt->keys[slot] = gl;
+    rt->keys[slot] = ref;
     rt->live_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
 }
 
-/* the table word only: the collector's sweep rewrites the live bitmap */
 INLINE void set_dead(am_rt *rt, uint32_t slot)
 {
-    rt->keys[slot] &= 0xffff0000u;
+    rt->keys[slot] = DEAD_KEY(rt->keys[slot], slot);
 }
 
 INLINE uint32_t free_slots(const am_rt *rt)
@@ -553,7 +560,7 @@ static am_status spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, uin
     actor *a = &rt->actors[SLOT_OF(ref)];
     a->beh = beh;
     put_words(a->st, st, n);
-    set_live(rt, SLOT_OF(ref), LIVE_KEY(ref));
+    set_live(rt, SLOT_OF(ref), ref);
     a->flags = flags;
     if (flags & A_PINNED) rt->pinned[rt->npinned++] = SLOT_OF(ref);
     rt->nlive++;
@@ -690,7 +697,7 @@ API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *
     rt->creates[nc] = (staged_create){ ref, n, rt->keys[slot] };
     rt->stg.ncreates = nc + 1;
     SIGNAL_FENCE();
-    rt->keys[slot] = PENDING_KEY(ref);
+    rt->keys[slot] = ref ^ PENDING_FLIP;
     actor *a = &rt->actors[slot];
     a->beh = beh;
     put_words(a->st, st, n);
@@ -705,7 +712,7 @@ API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *m
     if (UNLIKELY(ns >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
     /* valid, or created earlier in this transaction */
     uint32_t g = rt->keys[SLOT_OF(target)];
-    if (UNLIKELY(g != LIVE_KEY(target)) && g != PENDING_KEY(target))
+    if (UNLIKELY(g != target) && g != (target ^ PENDING_FLIP))
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SEND, target);
     /* Staged in the slot after the last staged one; this never reaches a
      * queued event nor the event in dispatch (cap, see am_rt_new), and
@@ -787,27 +794,22 @@ typedef struct marker {
     uint32_t n;                      /* slots in queue */
 } marker;
 
-/* A slot's generation word while the collection has marked it. A marked
- * slot's word no longer equals LIVE_KEY of a reference, so one load and
- * compare tells "valid and not marked yet". The mark is a store of its own
- * to each slot's word (no bitmap word shared by 64 slots that each mark
- * would read and write in turn). */
-#define GC_MARKED 2u
-
-INLINE void gc_mark_key(marker *m, uint32_t slot, uint32_t key)
+/* Mark the live slot of ref (not marked yet) and queue it. The mark flips
+ * GC_MARK in the slot's own word, so that "valid and not marked yet" is
+ * one load and compare (keys[slot] == ref), and marks of different slots
+ * never wait on each other (as they would on a shared bitmap word). */
+INLINE void gc_mark_ref(marker *m, am_ref ref)
 {
-    m->keys[slot] = key | GC_MARKED;
-    m->queue[m->n++] = slot;
+    m->keys[SLOT_OF(ref)] = ref ^ GC_MARK;
+    m->queue[m->n++] = SLOT_OF(ref);
 }
 
 /* Mark the actor a word refers to, if it is a valid reference and not
  * marked yet. Any word may be a reference (conservative), but only a valid
- * one, generation included, keeps an actor alive. keys covers every slot a
- * word can name, and no slot's word is LIVE_KEY of a word with generation
- * 0 (generations start at 1), so one compare decides. */
+ * one, generation included, keeps an actor alive. */
 INLINE void gc_word(marker *m, am_word w)
 {
-    if (m->keys[SLOT_OF(w)] == LIVE_KEY(w)) gc_mark_key(m, SLOT_OF(w), LIVE_KEY(w));
+    if (m->keys[SLOT_OF(w)] == w) gc_mark_ref(m, w);
 }
 
 INLINE void gc_event(marker *m, const event *ev)
@@ -819,13 +821,19 @@ INLINE void gc_event(marker *m, const event *ev)
 /* State words past the actor's length are 0, never a reference. Most
  * state words are small numbers: a block of four with none above 0xffff is
  * skipped at once. */
+INLINE void gc_scan4(marker *m, const am_word *w)
+{
+    if (((w[0] | w[1] | w[2] | w[3]) >> 16) == 0) return;
+    gc_word(m, w[0]);
+    gc_word(m, w[1]);
+    gc_word(m, w[2]);
+    gc_word(m, w[3]);
+}
+
 INLINE void gc_scan(marker *m, const actor *a)
 {
-    const am_word *st = a->st;
-    for (uint32_t h = 0; h < AM_MAX_STATE_WORDS; h += 4) {
-        if (((st[h] | st[h + 1] | st[h + 2] | st[h + 3]) >> 16) == 0) continue;
-        for (uint32_t i = h; i < h + 4; i++) gc_word(m, st[i]);
-    }
+    gc_scan4(m, &a->st[0]);
+    gc_scan4(m, &a->st[4]);
 }
 
 /* Scan the state of every actor marked and not scanned yet, breadth first:
@@ -881,8 +889,8 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
     uint64_t t0 = mono_ns();
     marker m = { rt->keys, rt->gc_queue, 0 };
     for (uint32_t i = 0; i < rt->npinned; i++) {
-        uint32_t slot = rt->pinned[i], g = m.keys[slot];
-        if (!(g & GC_MARKED)) gc_mark_key(&m, slot, g);
+        uint32_t slot = rt->pinned[i], key = m.keys[slot];
+        if (SLOT_OF(key) == slot) gc_mark_ref(&m, key);   /* live, not marked yet */
     }
     gc_word(&m, rt->handler);
     event *ev = rt->head;
@@ -894,7 +902,7 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
     uint64_t *keep_bits = rt->gc_front;
     for (uint32_t i = 0; i < m.n; i++) {
         uint32_t slot = m.queue[i];
-        m.keys[slot] &= ~GC_MARKED;
+        m.keys[slot] ^= GC_MARK;
         keep_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
     }
     uint32_t reclaimed = 0, top = 0;
@@ -1093,7 +1101,7 @@ INLINE void commit_rare(am_rt *rt)
     uint32_t nc = rt->stg.ncreates;
     for (uint32_t i = 0; i < nc; i++) {
         am_ref ref = rt->creates[i].ref;
-        set_live(rt, SLOT_OF(ref), LIVE_KEY(ref));
+        set_live(rt, SLOT_OF(ref), ref);
         rt->actors[SLOT_OF(ref)].flags = 0;
     }
     rt->nlive += nc;
@@ -1123,7 +1131,7 @@ INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
 
     am_ref target = ev->target;
     uint32_t slot = SLOT_OF(target);
-    if (UNLIKELY(rt->keys[slot] != LIVE_KEY(target))) {
+    if (UNLIKELY(rt->keys[slot] != target)) {
         rt->cur_beh = NO_BEH;
         abort_with(rt, AM_FAULT_DEAD_TARGET, AM_OP_DISPATCH);
         return;
