@@ -198,11 +198,16 @@ struct am_rt {
     am_word become_undo[AM_MAX_STATE_WORDS];   /* self's state at dispatch, once BECOME ran */
 
     staged_create *creates;
-    uint32_t *free_stack;            /* slots released by reclamation */
-    uint32_t free_top;               /* entries in free_stack */
+    /* The free stack (docs/semantics.md, "Allocation"): the slots below next
+     * that are not live, as the last collection left them, lowest on top.
+     * Until the next collection only pops change it (an abort undoes its
+     * pops), and a pop takes the lowest, so it is kept as a count and the
+     * slot where the search for the next one starts: the lowest slot from
+     * free_cursor on whose live bit is clear. */
+    uint32_t free_count, free_cursor;
     uint32_t next;                   /* lowest never-used slot */
     uint32_t nlive;
-    uint32_t snap_free_top, snap_next; /* taken by the first CREATE */
+    uint32_t snap_free_count, snap_free_cursor, snap_next; /* taken by the first CREATE */
     uint64_t snap_seq;               /* the transaction that took them */
 
     /* ---- garbage collection (docs/gc.md) ---- */
@@ -306,6 +311,17 @@ INLINE void copy_n(am_word *restrict d, const am_word *restrict s, uint32_t n)
     }
 }
 
+/* Bits of a 64-bit word (x != 0 for low_bit): the lowest set, how many. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
+INLINE uint32_t bit_count(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
+#else
+#define PREFETCH(p) ((void)(p))
+INLINE int low_bit(uint64_t x) { int b = 0; while (!(x & 1)) x >>= 1, b++; return b; }
+INLINE uint32_t bit_count(uint64_t x) { uint32_t n = 0; for (; x; x &= x - 1) n++; return n; }
+#endif
+
 /* Store n words and zero the rest of an 8-word block. */
 _Static_assert(AM_MAX_MSG_WORDS == 8 && AM_MAX_STATE_WORDS == 8,
                "message and state blocks are 8 words");
@@ -393,7 +409,6 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
      * event in dispatch: cap = queue_depth + max_sends (<= 2^24 + 2^16). */
     rt->cap = cfg.queue_depth + cfg.max_sends;
     rt->actors = calloc(ts, sizeof *rt->actors);
-    rt->free_stack = calloc(ts, sizeof *rt->free_stack);
     rt->keys = calloc(AM_SLOTS, sizeof *rt->keys);
     rt->live_bits = calloc((ts + 63) / 64, sizeof *rt->live_bits);
     rt->gc_front = calloc((ts + 63) / 64, sizeof *rt->gc_front);
@@ -401,7 +416,7 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->pinned = calloc(ts, sizeof *rt->pinned);
     rt->ring = calloc((size_t)rt->cap + cfg.max_sends, sizeof *rt->ring);
     rt->creates = calloc(cfg.max_creates, sizeof *rt->creates);
-    if (!rt->actors || !rt->free_stack || !rt->keys || !rt->live_bits ||
+    if (!rt->actors || !rt->keys || !rt->live_bits ||
         !rt->gc_front || !rt->gc_queue || !rt->pinned || !rt->ring || !rt->creates) {
         am_rt_free(rt);
         return AM_E_NOMEM;
@@ -433,7 +448,6 @@ void am_rt_free(am_rt *rt)
 {
     if (!rt) return;
     free(rt->actors);
-    free(rt->free_stack);
     free(rt->keys);
     free(rt->live_bits);
     free(rt->gc_front);
@@ -467,7 +481,17 @@ INLINE void set_dead(am_rt *rt, uint32_t slot)
 
 INLINE uint32_t free_slots(const am_rt *rt)
 {
-    return rt->free_top + (rt->table_size - rt->next);
+    return rt->free_count + (rt->table_size - rt->next);
+}
+
+/* The top of the free stack: the lowest slot from free_cursor on that is
+ * not live (free_count > 0: there is one below next). */
+INLINE uint32_t free_stack_top(const am_rt *rt)
+{
+    uint32_t k = rt->free_cursor >> 6;
+    uint64_t w = ~rt->live_bits[k] & (~(uint64_t)0 << (rt->free_cursor & 63));
+    while (!w) w = ~rt->live_bits[++k];
+    return k * 64 + (uint32_t)low_bit(w);
 }
 
 /* Allocate a slot (free stack first, then the bump pointer); returns the
@@ -475,9 +499,11 @@ INLINE uint32_t free_slots(const am_rt *rt)
 INLINE am_ref alloc_slot(am_rt *rt)
 {
     uint32_t slot;
-    if (UNLIKELY(rt->free_top > 0))
-        slot = rt->free_stack[--rt->free_top];
-    else if (LIKELY(rt->next < rt->table_size))
+    if (UNLIKELY(rt->free_count > 0)) {
+        slot = free_stack_top(rt);
+        rt->free_cursor = slot + 1;
+        rt->free_count--;
+    } else if (LIKELY(rt->next < rt->table_size))
         slot = rt->next++;
     else
         return AM_NIL;
@@ -681,7 +707,8 @@ API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *
         /* the allocator as the transaction found it (only CREATE allocates;
          * abort restores it when this transaction took it: also when the
          * watchdog interrupts alloc_slot before ncreates counts the slot) */
-        rt->snap_free_top = rt->free_top;
+        rt->snap_free_count = rt->free_count;
+        rt->snap_free_cursor = rt->free_cursor;
         rt->snap_next = rt->next;
         SIGNAL_FENCE();
         rt->snap_seq = rt->seq;
@@ -777,15 +804,6 @@ API_INLINE void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st
 #define GC_AHEAD 16
 #define GC_SORT_WORDS 128
 #define GC_LEVEL_SORT 16
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
-INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
-INLINE uint32_t bit_count(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
-#else
-#define PREFETCH(p) ((void)(p))
-INLINE int low_bit(uint64_t x) { int b = 0; while (!(x & 1)) x >>= 1, b++; return b; }
-INLINE uint32_t bit_count(uint64_t x) { uint32_t n = 0; for (; x; x &= x - 1) n++; return n; }
-#endif
 
 /* The mark phase's working set, held in locals (registers) while it runs. */
 typedef struct marker {
@@ -905,7 +923,7 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
         m.keys[slot] ^= GC_MARK;
         keep_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
     }
-    uint32_t reclaimed = 0, top = 0;
+    uint32_t reclaimed = 0, nfree = 0;
     for (uint32_t k = (rt->next + 63) / 64; k-- > 0;) {
         uint64_t keep = keep_bits[k];
         keep_bits[k] = 0;
@@ -914,15 +932,14 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
             reclaimed++;
         }
         rt->live_bits[k] = keep;
-        /* the free slots below next, highest first: the lowest goes
-         * deepest, so they are written from the end of their run */
-        uint64_t fr = ~keep;
+        uint64_t fr = ~keep;           /* the free slots below next */
         if (k * 64 + 64 > rt->next) fr &= ((uint64_t)1 << (rt->next - k * 64)) - 1;
-        top += bit_count(fr);
-        uint32_t *p = &rt->free_stack[top];
-        for (; fr; fr &= fr - 1) *--p = k * 64 + (uint32_t)low_bit(fr);
+        nfree += bit_count(fr);
     }
-    rt->free_top = top;
+    /* the rebuilt free stack: every slot below next that is not live,
+     * lowest on top */
+    rt->free_count = nfree;
+    rt->free_cursor = 0;
     rt->nlive -= reclaimed;
     uint32_t free_after = free_slots(rt);
     rt->gc_armed = free_after / 2 >= rt->gc_low;   /* free_after >= 2 * gc_low */
@@ -990,7 +1007,8 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
 INLINE void undo_txn(am_rt *rt)
 {
     if (rt->snap_seq == rt->seq) {
-        rt->free_top = rt->snap_free_top;
+        rt->free_count = rt->snap_free_count;
+        rt->free_cursor = rt->snap_free_cursor;
         rt->next = rt->snap_next;
     }
     for (uint32_t i = 0; i < rt->stg.ncreates; i++)
