@@ -830,11 +830,6 @@ INLINE void gc_word(marker *m, am_word w)
     if (m->keys[SLOT_OF(w)] == w) gc_mark_ref(m, w);
 }
 
-INLINE void gc_event(marker *m, const event *ev)
-{
-    gc_word(m, ev->target);
-    for (uint32_t i = 0; i < ev->len; i++) gc_word(m, ev->msg[i]);
-}
 
 /* State words past the actor's length are 0, never a reference. Most
  * state words are small numbers: a block of four with none above 0xffff is
@@ -852,6 +847,14 @@ INLINE void gc_scan(marker *m, const actor *a)
 {
     gc_scan4(m, &a->st[0]);
     gc_scan4(m, &a->st[4]);
+}
+
+/* An event's target and message words (those past its length are 0). */
+INLINE void gc_event(marker *m, const event *ev)
+{
+    gc_word(m, ev->target);
+    gc_scan4(m, &ev->msg[0]);
+    gc_scan4(m, &ev->msg[4]);
 }
 
 /* Scan the state of every actor marked and not scanned yet, breadth first:
