@@ -65,13 +65,12 @@
  * always; the low half is the slot itself while the slot is live, so the
  * word of a live slot *is* its reference, and a word w is a valid
  * reference exactly when keys[SLOT_OF(w)] == w. Otherwise the low half is
- * anything but the slot: the slot's complement when dead (DEAD_KEY), 0
+ * anything but the slot: the slot's complement when dead, 0
  * never used (slot 0, the console, is live from reset), the live word with
  * PENDING_FLIP flipped while the running transaction's CREATE holds it,
  * with GC_MARK flipped while the running collection has marked it. */
 #define PENDING_FLIP 1u
 #define GC_MARK      2u
-#define DEAD_KEY(key, slot) (((key) & 0xffff0000u) | (~(slot) & 0xffffu))
 #define NO_BEH 0xffffffffu
 
 /* Orders the runtime's own stores against the watchdog's signal handler
@@ -465,19 +464,13 @@ INLINE int ref_valid(const am_rt *rt, am_ref ref)
     return rt->keys[SLOT_OF(ref)] == ref;
 }
 
-/* Make the slot of ref live, or a slot not live (set_dead: the generation
- * stays; the table word only: the collector's sweep rewrites the live
- * bitmap). */
+/* Make the slot of ref live. */
 INLINE void set_live(am_rt *rt, uint32_t slot, am_ref ref)
 {
     rt->keys[slot] = ref;
     rt->live_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
 }
 
-INLINE void set_dead(am_rt *rt, uint32_t slot)
-{
-    rt->keys[slot] = DEAD_KEY(rt->keys[slot], slot);
-}
 
 INLINE uint32_t free_slots(const am_rt *rt)
 {
@@ -930,10 +923,11 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
     for (uint32_t k = (rt->next + 63) / 64; k-- > 0;) {
         uint64_t keep = keep_bits[k];
         keep_bits[k] = 0;
-        for (uint64_t dead = rt->live_bits[k] & ~keep; dead; dead &= dead - 1) {
-            set_dead(rt, k * 64 + (uint32_t)low_bit(dead));
-            reclaimed++;
-        }
+        /* a live slot's word is its reference: flipping the low half
+         * makes it dead, generation kept */
+        uint64_t dead = rt->live_bits[k] & ~keep;
+        reclaimed += bit_count(dead);
+        for (; dead; dead &= dead - 1) rt->keys[k * 64 + (uint32_t)low_bit(dead)] ^= 0xffffu;
         rt->live_bits[k] = keep;
         uint64_t fr = ~keep;           /* the free slots below next */
         if (k * 64 + 64 > rt->next) fr &= ((uint64_t)1 << (rt->next - k * 64)) - 1;
