@@ -4,12 +4,13 @@
  * clause; the hardware (rtl/) implements the same ones and the lockstep
  * co-simulation holds the two to it.
  *
- * Layout, chosen for the dispatch loop (docs/performance.md):
- *   - Every slot's table word (gen << 16 | live) is in one dense array that
- *     covers all 65,536 slots a reference can name (a slot past the table
- *     reads 0, never valid): a reference check is one load and compare, no
- *     bound check, and the collector reads the words of the whole table
- *     from a few cache lines. The rest of an actor is one 48-byte record
+ * Layout, chosen for the dispatch loop (docs/performance.md, "How the
+ * reference runtime is built for speed"):
+ *   - Every slot's table word is in one dense array, keys, that covers all
+ *     65,536 slots a reference can name. A live slot's word is its
+ *     reference, so a reference check (dispatch, SEND, the collector) is
+ *     one load and compare with no bound check (a slot past the table reads
+ *     0); see KEYS below. The rest of an actor is one 48-byte record
  *     {state[8], beh, flags}. State words past the written length are
  *     stored as 0, so am_state needs no length.
  *   - The event queue is a ring of cap = queue_depth + max_sends slots
@@ -23,24 +24,24 @@
  *     commit moves the sends that landed there to the ring's start. Message
  *     words past the length are stored as 0.
  *   - CREATE writes the new actor into its slot at once, behavior, state
- *     and a *pending* generation word (the new generation, live bit clear):
- *     only this transaction's SENDs accept it, commit makes it live, abort
- *     puts the previous generation back -- as the hardware does. The
- *     allocator snapshot is taken by the first CREATE (nothing else
- *     allocates during a transaction).
+ *     and a *pending* table word: only this transaction's SENDs accept it,
+ *     commit makes it live, abort puts the previous word back -- as the
+ *     hardware does. The allocator snapshot is taken by the first CREATE
+ *     (nothing else allocates during a transaction).
  *   - BECOME writes self's new behavior and state into the table at once,
  *     after saving the state as it was at dispatch (am_state goes on reading
  *     that copy; an abort puts it back). Commit copies nothing.
  *   - The staging counters are one 16-byte block, set by one copy per
  *     dispatch; what makes a commit leave the common path (a CREATE, a
- *     SET_HANDLER, a trace line) is one word of it. Everything that must happen between two dispatches -- the end
- *     of a run's budget, a collection the triggers ask for, a fault delivery,
- *     a lockstep verdict -- is folded into one sequence number, `stop`: the
+ *     SET_HANDLER, a trace line) is one word of it.
+ *   - Everything that must happen between two dispatches -- the end of a
+ *     run's budget, a collection the triggers ask for, a fault delivery, a
+ *     lockstep verdict -- is folded into one sequence number, stop: the
  *     dispatch loop compares seq with it and takes the slow path only when
  *     it is reached.
  *   - The abort jump is armed once per am_run/am_step (run_loop), not per
  *     dispatch, with __builtin_setjmp where available.
-  */
+ */
 /* sigaction, setitimer (the watchdog) are POSIX/XSI, not C11 */
 #define _XOPEN_SOURCE 700
 #include "am_rt.h"
@@ -61,14 +62,14 @@
 #define AM_SLOTS 65536u              /* the slots a reference can name */
 #define GEN_OF(ref)  ((ref) >> 16)
 #define MAKE_REF(gen, slot) (((am_word)(gen) << 16) | (am_word)(slot))
-/* A slot's table word (am_rt.keys): its generation in the high half,
- * always; the low half is the slot itself while the slot is live, so the
- * word of a live slot *is* its reference, and a word w is a valid
+/* KEYS. A slot's table word (am_rt.keys) has its generation in the high
+ * half, always. The low half is the slot itself while the slot is live, so
+ * the word of a live slot *is* its reference, and a word w is a valid
  * reference exactly when keys[SLOT_OF(w)] == w. Otherwise the low half is
- * anything but the slot: the slot's complement when dead, 0
- * never used (slot 0, the console, is live from reset), the live word with
- * PENDING_FLIP flipped while the running transaction's CREATE holds it,
- * with GC_MARK flipped while the running collection has marked it. */
+ * anything but the slot: the slot's complement when dead; 0 when never
+ * used (slot 0, the console, is live from reset); the live word with
+ * PENDING_FLIP flipped while the running transaction's CREATE holds the
+ * slot, with GC_MARK flipped while the running collection has marked it. */
 #define PENDING_FLIP 1u
 #define GC_MARK      2u
 #define NO_BEH 0xffffffffu
