@@ -1114,12 +1114,25 @@ INLINE void commit_sends(am_rt *rt)
 /* CREATEs and SET_HANDLER: the effects most transactions do not have. */
 INLINE void commit_rare(am_rt *rt)
 {
+    /* The created slots go live. Their flags are 0 already: only a spawned
+     * actor is pinned, and a pinned actor is never reclaimed. A transaction's
+     * creates usually share a word of the live bitmap: it is written once
+     * per run of them. */
     uint32_t nc = rt->stg.ncreates;
+    uint32_t k = nc ? SLOT_OF(rt->creates[0].ref) >> 6 : 0;
+    uint64_t bits = 0;
     for (uint32_t i = 0; i < nc; i++) {
         am_ref ref = rt->creates[i].ref;
-        set_live(rt, SLOT_OF(ref), ref);
-        rt->actors[SLOT_OF(ref)].flags = 0;
+        uint32_t slot = SLOT_OF(ref);
+        rt->keys[slot] = ref;
+        if (slot >> 6 != k) {
+            rt->live_bits[k] |= bits;
+            k = slot >> 6;
+            bits = 0;
+        }
+        bits |= (uint64_t)1 << (slot & 63);
     }
+    rt->live_bits[k] |= bits;
     rt->nlive += nc;
     if (rt->stg.rare & RARE_HANDLER) rt->handler = rt->staged_handler;
     check_low_water(rt);
