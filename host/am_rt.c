@@ -4,22 +4,41 @@
  * clause; the hardware (rtl/) implements the same ones and the lockstep
  * co-simulation holds the two to it.
  *
- * Layout, chosen for the dispatch loop (docs/performance.md):
- *   - The actor table is one 48-byte record per slot {state[8], gen<<16 |
- *     live, beh}, so a reference check is one load and compare, and dispatch
- *     touches one record per actor. State words past the written length are
+ * Layout, chosen for the dispatch loop (docs/performance.md, "How the
+ * reference runtime is built for speed"):
+ *   - Every slot's table word is in one dense array, keys, that covers all
+ *     65,536 slots a reference can name. A live slot's word is its
+ *     reference, so a reference check (dispatch, SEND, the collector) is
+ *     one load and compare with no bound check (a slot past the table reads
+ *     0); see KEYS below. The rest of an actor is one 48-byte record
+ *     {state[8], beh, flags}. State words past the written length are
  *     stored as 0, so am_state needs no length.
- *   - The event queue is a ring of queue_depth + max_sends slots. The event
- *     in dispatch is read in place at its ring slot (it has left the queue),
- *     and SENDs are staged directly in the slots after the tail; commit adds
- *     their number to the count, abort simply does not. The extra max_sends
- *     slots guarantee that staging never overwrites a queued event or the
- *     event in dispatch, whatever the outcome of the QUEUE_FULL check at
- *     commit. Message words past the length are stored as 0.
- *   - CREATE, BECOME and SEND stage their words zero-filled to 8, so commit
- *     copies fixed 32-byte blocks; the actor table is written only at
- *     commit. The allocator snapshot is taken by the first CREATE (nothing
- *     else allocates during a transaction).
+ *   - The event queue is a ring of cap = queue_depth + max_sends slots
+ *     (head, tail, count). The event in dispatch is read in place at its
+ *     ring slot (it has left the queue), and SENDs are staged directly in
+ *     the slots after the tail; commit adds their number to the count,
+ *     abort simply does not. The extra max_sends slots guarantee that
+ *     staging never overwrites a queued event or the event in dispatch,
+ *     whatever the outcome of the QUEUE_FULL check at commit. Behind the
+ *     ring lie max_sends more slots, so that staging never wraps around: a
+ *     commit moves the sends that landed there to the ring's start. Message
+ *     words past the length are stored as 0.
+ *   - CREATE writes the new actor into its slot at once, behavior, state
+ *     and a *pending* table word: only this transaction's SENDs accept it,
+ *     commit makes it live, abort puts the previous word back -- as the
+ *     hardware does. The allocator snapshot is taken by the first CREATE
+ *     (nothing else allocates during a transaction).
+ *   - BECOME writes self's new behavior and state into the table at once,
+ *     after saving the state as it was at dispatch (am_state goes on reading
+ *     that copy; an abort puts it back). Commit copies nothing.
+ *   - The staging counters are one 16-byte block, set by one copy per
+ *     dispatch; what makes a commit leave the common path (a CREATE, a
+ *     SET_HANDLER, a trace line) is one word of it.
+ *   - Everything that must happen between two dispatches -- the end of a
+ *     run's budget, a collection the triggers ask for, a fault delivery, a
+ *     lockstep verdict -- is folded into one sequence number, stop: the
+ *     dispatch loop compares seq with it and takes the slow path only when
+ *     it is reached.
  *   - The abort jump is armed once per am_run/am_step (run_loop), not per
  *     dispatch, with __builtin_setjmp where available.
  */
@@ -40,10 +59,19 @@
 #include "am_trace.h"
 
 #define SLOT_OF(ref) ((ref) & 0xffffu)
+#define AM_SLOTS 65536u              /* the slots a reference can name */
 #define GEN_OF(ref)  ((ref) >> 16)
 #define MAKE_REF(gen, slot) (((am_word)(gen) << 16) | (am_word)(slot))
-/* The table word of a live slot whose reference is ref: gen << 16 | 1. */
-#define LIVE_KEY(ref) (((ref) & 0xffff0000u) | 1u)
+/* KEYS. A slot's table word (am_rt.keys) has its generation in the high
+ * half, always. The low half is the slot itself while the slot is live, so
+ * the word of a live slot *is* its reference, and a word w is a valid
+ * reference exactly when keys[SLOT_OF(w)] == w. Otherwise the low half is
+ * anything but the slot: the slot's complement when dead; 0 when never
+ * used (slot 0, the console, is live from reset); the live word with
+ * PENDING_FLIP flipped while the running transaction's CREATE holds the
+ * slot, with GC_MARK flipped while the running collection has marked it. */
+#define PENDING_FLIP 1u
+#define GC_MARK      2u
 #define NO_BEH 0xffffffffu
 
 /* Orders the runtime's own stores against the watchdog's signal handler
@@ -56,11 +84,17 @@
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define NOINLINE    __attribute__((noinline))
 #define INLINE      static inline __attribute__((always_inline))
+/* The behavior API's definitions say inline (they stay external
+ * definitions: am.h declares them without it), so that a build with -flto
+ * (the benchmark's) puts the accessors into the behaviors, and always the
+ * staging operations, whose constant lengths then fold. */
+#define API_INLINE  __attribute__((always_inline)) inline
 #else
 #define LIKELY(x)   (x)
 #define UNLIKELY(x) (x)
 #define NOINLINE
 #define INLINE      static inline
+#define API_INLINE  inline
 #endif
 
 /* The abort jump. __builtin_setjmp/__builtin_longjmp save and restore only
@@ -96,20 +130,36 @@ typedef struct event {
 
 typedef struct actor {
     _Alignas(16) am_word st[AM_MAX_STATE_WORDS];  /* past the written length: 0 */
-    uint32_t gl;                     /* generation << 16 | live (0 = never used) */
     am_beh beh;
-    uint32_t flags;                  /* A_PINNED, A_MARK (docs/gc.md) */
+    uint32_t flags;                  /* A_PINNED (docs/gc.md) */
 } actor;
 
 #define A_PINNED 1u                  /* a root: the console, spawned actors */
-#define A_MARK   2u                  /* reached, during a collection only */
 
+/* A CREATE of the transaction: its reference (SEND accepts it) and length
+ * (the trace prints that many words); behavior and state are in its slot. */
 typedef struct staged_create {
     am_ref ref;
-    am_beh beh;
-    uint32_t n;                      /* state words given (the trace prints them) */
-    am_word state[AM_MAX_STATE_WORDS];   /* words past n are 0 */
+    uint32_t n;
+    uint32_t prev;                   /* the slot's table word before (an abort puts it back) */
 } staged_create;
+
+/* What the transaction has staged so far; set from stg_init by one copy
+ * per dispatch. rare is not 0 when the commit has more to do than append
+ * the sends. Each field is written whole (rare by |=), so that a later
+ * read of it is served by one store. */
+typedef struct staged {
+    uint32_t nsends;
+    uint32_t ncreates;
+    uint32_t rare;                   /* RARE_* */
+    uint8_t has_become;              /* BECOME_WHOLE | BECOME_WORDS */
+    uint8_t delivery;                /* the event in dispatch is a fault delivery */
+    uint8_t pad_[2];
+} staged;
+#define RARE_CREATES 1u              /* a CREATE */
+#define RARE_HANDLER 2u              /* a SET_HANDLER (staged_handler) */
+#define RARE_HOOKS   4u              /* tracing or test_perturb_seq (am_rt_new) */
+_Static_assert(sizeof(staged) == 16, "one 16-byte store clears it");
 
 /* The behavior's context is the first member of the runtime. */
 struct am_ctx {
@@ -121,76 +171,99 @@ struct am_rt {
 
     /* ---- hot: the dispatch loop and the behavior's view ---- */
     const event *cur;                /* the event in dispatch (its ring slot) */
-    am_word *self_st;                /* self's state words in the table */
-    am_beh cur_beh;
-    uint32_t nsends, ncreates;
-    uint32_t has_become;             /* BECOME_WHOLE | BECOME_WORDS */
-    uint32_t has_handler;            /* staged SET_HANDLER */
-    am_ref staged_handler;
-    am_beh become_beh;
-    uint32_t become_n;
-    am_word become_state[AM_MAX_STATE_WORDS];
-    uint32_t state_set;              /* am_set_state: the words set (BECOME_WORDS) */
-    am_word state_setv[AM_MAX_STATE_WORDS];
-    /* am_send_word: the words set for the send staged after nsends sends of
-     * transaction seq (so no send or dispatch has to clear them) */
-    uint32_t send_set, send_set_at;
-    uint64_t send_set_seq;
-    am_word send_setv[AM_MAX_MSG_WORDS];
+    const am_word *self_st;          /* self's state as at dispatch: its table
+                                        record, or become_undo after a BECOME */
+    actor *self;                     /* self's table record, once BECOME ran */
+    am_beh cur_beh;                  /* self's behavior as at dispatch */
+    staged stg, stg_init;
+    uint64_t seq;                    /* the last sequence number used (= dispatches) */
+    uint64_t stop;                   /* the loop's slow path runs when seq reaches it:
+                                        min(end_seq, gc_at), 0 while a fault delivery
+                                        or a verdict waits (update_stop) */
 
+    uint32_t *keys;                  /* every slot's table word, AM_SLOTS of them */
     actor *actors;
-    event *ring;                     /* ring of cap = queue_depth + max_sends */
-    uint32_t cap;
-    uint32_t head, count, hwm;
+    event *ring;                     /* ring of cap = queue_depth + max_sends, then
+                                        max_sends slots where staging runs over */
+    event *ring_end;                 /* ring + cap */
+    event *head, *tail;              /* tail = head + count (mod cap) */
+    uint32_t cap, count, hwm;
 
     /* configured bounds (copies of cfg) */
     uint32_t table_size, queue_depth, msg_words, state_words;
     uint32_t max_sends, max_creates, nbehaviors;
     const am_behavior_desc *behaviors;
 
+    uint32_t become_n;               /* words given to the last BECOME (the trace) */
+    am_word become_undo[AM_MAX_STATE_WORDS];   /* self's state at dispatch, once BECOME ran */
+    /* For the trace and the test perturbation only (RARE_HOOKS): the last
+     * BECOME's words, and the words am_set_state set after it */
+    am_word become_words[AM_MAX_STATE_WORDS];
+    uint32_t state_set;
+    am_word state_setv[AM_MAX_STATE_WORDS];
+    /* am_send_word: the words set for the send staged after send_set_at
+     * sends of transaction send_set_seq (so that no send or dispatch has to
+     * clear them) */
+    uint32_t send_set, send_set_at;
+    uint64_t send_set_seq;
+    am_word send_setv[AM_MAX_MSG_WORDS];
+
     staged_create *creates;
-    uint32_t *free_stack;            /* slots released by reclamation */
-    uint32_t free_top;               /* entries in free_stack */
+    /* The free stack (docs/semantics.md, "Allocation"): the slots below next
+     * that are not live, as the last collection left them, lowest on top.
+     * Until the next collection only pops change it (an abort undoes its
+     * pops), and a pop takes the lowest, so it is kept as a count and the
+     * slot where the search for the next one starts: the lowest slot from
+     * free_cursor on whose live bit is clear. */
+    uint32_t free_count, free_cursor;
     uint32_t next;                   /* lowest never-used slot */
     uint32_t nlive;
-    uint32_t snap_free_top, snap_next; /* taken by the first CREATE */
+    uint32_t snap_free_count, snap_free_cursor, snap_next; /* taken by the first CREATE */
     uint64_t snap_seq;               /* the transaction that took them */
 
     /* ---- garbage collection (docs/gc.md) ---- */
     uint32_t gc_low, gc_period;      /* the triggers (am_config) */
-    uint32_t since_gc;               /* dispatches since the last collection */
+    uint64_t gc_at;                  /* a collection is due before the dispatch
+                                        that would take sequence number gc_at + 1
+                                        or later (gc_due_at) */
     uint32_t gc_armed;               /* the low-water trigger is armed: the last
                                         collection left >= 2 * gc_low free */
     uint64_t gc_seq;                 /* the last collection ran after this
                                         transaction (GC_SEQ_NONE: none since a
                                         transaction or am_unpin) */
     uint64_t gc_demand;              /* collections run on demand */
-    uint32_t *gc_stack;              /* the mark stack */
+    /* The collector's view of the table besides keys (where a collection
+     * flips GC_MARK): the live slots, a bitmap for a level of the mark (and
+     * then the marked slots), the slots marked in order, the pinned ones. */
+    uint64_t *live_bits, *gc_front;
+    uint32_t *gc_queue;              /* each marked slot, once: table_size entries */
+    uint32_t *pinned;                /* the pinned actors' slots (the roots), in no order */
+    uint32_t npinned;
     uint64_t gc_runs, gc_reclaimed;
     uint32_t gc_live_max, gc_live_last;
     uint64_t gc_ns;                  /* time spent collecting (am_counters) */
 
-    int in_dispatch;                 /* 1: a built-in behavior runs, 2: a program's */
+    uint32_t in_dispatch;            /* a behavior runs: its id + 1 (the watchdog
+                                        watches the program's, > AM_BEH_FIRST_USER) */
     uint32_t verdict;                /* am_step_abort: the cause to abort with */
     /* the watchdog (am_config.watchdog_ms): ticks of WD_TICK_MS seen by the
      * same dispatch (wd_seq) while a program's behavior ran */
     uint32_t wd_limit, wd_ticks;
     uint64_t wd_seq;
     int tracing;                     /* trace file or callback set */
-    int commit_hooks;                /* tracing or test_perturb_seq set */
     uint32_t fault_cause;
     am_word fault_code;
     uint32_t fault_op;               /* enum am_fault_op */
     am_word fault_value;             /* the offending value (docs/semantics.md) */
-    uint64_t seq, commits, aborts, faults;   /* dispatches = seq */
+    uint64_t aborts, faults;
     uint64_t perturb_seq;
     uint64_t end_seq;                /* the innermost run stops at this seq */
     am_jmp_buf abort_jmp;
 
     /* ---- fault delivery (docs/semantics.md) ---- */
     am_ref handler;                  /* the fault handler, AM_NIL: none */
+    am_ref staged_handler;
     int redirect;                    /* the failed event awaits delivery */
-    int cur_is_delivery;             /* the event in dispatch is a delivery */
     am_fault_info cur_fault;         /* its fault record */
     event redirect_ev;               /* the failed event, retargeted */
 
@@ -220,13 +293,16 @@ struct am_rt {
  * is retried after one (do_retry). Never recorded, traced or delivered. */
 #define CAUSE_RETRY 0x100u
 static uint32_t gc_collect(am_rt *rt, int on_demand);
+static inline void set_live(am_rt *rt, uint32_t slot, uint32_t gl);
+static void gc_schedule(am_rt *rt);
 /* The collector is on unless both triggers are 0 (then nothing is
  * collected automatically, not even on demand). */
 INLINE int gc_on(const am_rt *rt) { return rt->gc_low != 0 || rt->gc_period != 0; }
 #define CRT_OF(ctx) ((const am_rt *)(const void *)(ctx))
 
 /* Copy n <= 8 words, one word at a time (the source was usually just
- * written word by word by the behavior: wider loads would miss store
+ * written word by word -- by the behavior, or by the actor's last BECOME
+ * -- and a wider load of words still in the store buffer would miss store
  * forwarding). No loop, no library call. */
 INLINE void copy_n(am_word *restrict d, const am_word *restrict s, uint32_t n)
 {
@@ -245,6 +321,17 @@ INLINE void copy_n(am_word *restrict d, const am_word *restrict s, uint32_t n)
     default: break;
     }
 }
+
+/* Bits of a 64-bit word (x != 0 for low_bit): the lowest set, how many. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
+INLINE uint32_t bit_count(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
+#else
+#define PREFETCH(p) ((void)(p))
+INLINE int low_bit(uint64_t x) { int b = 0; while (!(x & 1)) x >>= 1, b++; return b; }
+INLINE uint32_t bit_count(uint64_t x) { uint32_t n = 0; for (; x; x &= x - 1) n++; return n; }
+#endif
 
 /* Store n words and zero the rest of an 8-word block. */
 _Static_assert(AM_MAX_MSG_WORDS == 8 && AM_MAX_STATE_WORDS == 8,
@@ -333,28 +420,37 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
      * event in dispatch: cap = queue_depth + max_sends (<= 2^24 + 2^16). */
     rt->cap = cfg.queue_depth + cfg.max_sends;
     rt->actors = calloc(ts, sizeof *rt->actors);
-    rt->free_stack = calloc(ts, sizeof *rt->free_stack);
-    rt->gc_stack = calloc(ts, sizeof *rt->gc_stack);
-    rt->ring = calloc(rt->cap, sizeof *rt->ring);
+    rt->keys = calloc(AM_SLOTS, sizeof *rt->keys);
+    rt->live_bits = calloc((ts + 63) / 64, sizeof *rt->live_bits);
+    rt->gc_front = calloc((ts + 63) / 64, sizeof *rt->gc_front);
+    rt->gc_queue = calloc(ts, sizeof *rt->gc_queue);
+    rt->pinned = calloc(ts, sizeof *rt->pinned);
+    rt->ring = calloc((size_t)rt->cap + cfg.max_sends, sizeof *rt->ring);
     rt->creates = calloc(cfg.max_creates, sizeof *rt->creates);
-    if (!rt->actors || !rt->free_stack || !rt->gc_stack || !rt->ring || !rt->creates) {
+    if (!rt->actors || !rt->keys || !rt->live_bits ||
+        !rt->gc_front || !rt->gc_queue || !rt->pinned || !rt->ring || !rt->creates) {
         am_rt_free(rt);
         return AM_E_NOMEM;
     }
     /* Slot 0: the console, live from reset with generation 1. */
-    rt->actors[0].gl = LIVE_KEY(AM_CONSOLE);
+    set_live(rt, 0, AM_CONSOLE);
     rt->actors[0].beh = AM_BEH_CONSOLE;
     rt->actors[0].flags = A_PINNED;
+    rt->pinned[rt->npinned++] = 0;
     rt->gc_low = cfg.gc_low;
     rt->gc_period = cfg.gc_period;
     rt->gc_armed = 1;
     rt->gc_seq = GC_SEQ_NONE;
     rt->nlive = 1;
     rt->next = 1;
+    rt->end_seq = UINT64_MAX;
+    gc_schedule(rt);
     rt->ask_next_ticket = 1;
     rt->handler = cfg.fault_handler;
     rt->tracing = cfg.trace != NULL || cfg.on_trace != NULL;
-    rt->commit_hooks = rt->tracing || cfg.test_perturb_seq != 0;
+    if (rt->tracing || cfg.test_perturb_seq != 0) rt->stg_init.rare = RARE_HOOKS;
+    rt->ring_end = rt->ring + rt->cap;
+    rt->head = rt->tail = rt->ring;
     *out = rt;
     return AM_OK;
 }
@@ -363,8 +459,11 @@ void am_rt_free(am_rt *rt)
 {
     if (!rt) return;
     free(rt->actors);
-    free(rt->free_stack);
-    free(rt->gc_stack);
+    free(rt->keys);
+    free(rt->live_bits);
+    free(rt->gc_front);
+    free(rt->gc_queue);
+    free(rt->pinned);
     free(rt->ring);
     free(rt->creates);
     free(rt);
@@ -374,8 +473,30 @@ void am_rt_free(am_rt *rt)
 
 INLINE int ref_valid(const am_rt *rt, am_ref ref)
 {
-    uint32_t slot = SLOT_OF(ref);
-    return slot < rt->table_size && rt->actors[slot].gl == LIVE_KEY(ref);
+    return rt->keys[SLOT_OF(ref)] == ref;
+}
+
+/* Make the slot of ref live. */
+INLINE void set_live(am_rt *rt, uint32_t slot, am_ref ref)
+{
+    rt->keys[slot] = ref;
+    rt->live_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
+}
+
+
+INLINE uint32_t free_slots(const am_rt *rt)
+{
+    return rt->free_count + (rt->table_size - rt->next);
+}
+
+/* The top of the free stack: the lowest slot from free_cursor on that is
+ * not live (free_count > 0: there is one below next). */
+INLINE uint32_t free_stack_top(const am_rt *rt)
+{
+    uint32_t k = rt->free_cursor >> 6;
+    uint64_t w = ~rt->live_bits[k] & (~(uint64_t)0 << (rt->free_cursor & 63));
+    while (!w) w = ~rt->live_bits[++k];
+    return k * 64 + (uint32_t)low_bit(w);
 }
 
 /* Allocate a slot (free stack first, then the bump pointer); returns the
@@ -383,28 +504,74 @@ INLINE int ref_valid(const am_rt *rt, am_ref ref)
 INLINE am_ref alloc_slot(am_rt *rt)
 {
     uint32_t slot;
-    if (UNLIKELY(rt->free_top > 0))
-        slot = rt->free_stack[--rt->free_top];
-    else if (LIKELY(rt->next < rt->table_size))
+    if (UNLIKELY(rt->free_count > 0)) {
+        slot = free_stack_top(rt);
+        rt->free_cursor = slot + 1;
+        rt->free_count--;
+    } else if (LIKELY(rt->next < rt->table_size))
         slot = rt->next++;
     else
         return AM_NIL;
-    uint32_t g = (rt->actors[slot].gl >> 16) + 1;
+    uint32_t g = (rt->keys[slot] >> 16) + 1;
     if (g > 0xffffu) g = 1;
     return MAKE_REF(g, slot);
 }
 
 /* ---- the event queue ------------------------------------------------------ */
 
-INLINE uint32_t ring_index(const am_rt *rt, uint32_t i)
+INLINE event *ring_next(const am_rt *rt, event *e)
 {
-    /* i < 2 * cap */
-    return i >= rt->cap ? i - rt->cap : i;
+    return e + 1 == rt->ring_end ? rt->ring : e + 1;
+}
+
+/* e + k, k <= cap, around the ring */
+INLINE event *ring_add(const am_rt *rt, event *e, uint32_t k)
+{
+    return e + k >= rt->ring_end ? e + k - rt->cap : e + k;
 }
 
 INLINE void update_hwm(am_rt *rt)
 {
     if (rt->count > rt->hwm) rt->hwm = rt->count;
+}
+
+/* ---- when to stop the dispatch loop, when to collect ------------------------
+ * The proactive trigger (docs/gc.md, "When it runs") is checked before every
+ * dispatch that takes an event from the queue (never before a fault
+ * delivery): fewer than gc_low free slots while armed (the last collection
+ * left at least 2 * gc_low), or gc_period + GC_LIVE_SCALE * (live after the
+ * last collection) dispatches since it -- a collection's work grows with the
+ * live actors, so its period does too. Both are one sequence number, gc_at:
+ * the collection is due once seq >= gc_at. The period's is set by each
+ * collection. Free slots only shrink between two collections (an abort only
+ * gives back what its own transaction took), so the low-water condition,
+ * once true, stays true until the next one: whatever allocates for good (a
+ * committed CREATE, am_spawn) checks it and makes the collection due at once
+ * (gc_at = 0). A CREATE that finds no slot collects on demand
+ * (table_full_cause, do_retry). */
+
+static void update_stop(am_rt *rt)
+{
+    uint64_t s = rt->end_seq < rt->gc_at ? rt->end_seq : rt->gc_at;
+    rt->stop = rt->redirect || rt->verdict ? 0 : s;
+}
+
+INLINE void check_low_water(am_rt *rt)
+{
+    if (UNLIKELY(rt->gc_armed && free_slots(rt) < rt->gc_low)) {
+        rt->gc_at = 0;
+        rt->stop = 0;                 /* stop <= gc_at always */
+    }
+}
+
+/* After a collection (and at reset): the period from now, unless the low
+ * water is already reached. */
+static void gc_schedule(am_rt *rt)
+{
+    rt->gc_at = rt->gc_period ? rt->seq + rt->gc_period + (uint64_t)GC_LIVE_SCALE * rt->gc_live_last
+                              : UINT64_MAX;
+    if (rt->gc_armed && free_slots(rt) < rt->gc_low) rt->gc_at = 0;
+    update_stop(rt);
 }
 
 /* ---- host operations outside transactions ---------------------------------- */
@@ -424,9 +591,11 @@ static am_status spawn(am_rt *rt, am_beh beh, uint32_t n, const am_word *st, uin
     actor *a = &rt->actors[SLOT_OF(ref)];
     a->beh = beh;
     put_words(a->st, st, n);
-    a->gl = LIVE_KEY(ref);
+    set_live(rt, SLOT_OF(ref), ref);
     a->flags = flags;
+    if (flags & A_PINNED) rt->pinned[rt->npinned++] = SLOT_OF(ref);
     rt->nlive++;
+    check_low_water(rt);
     if (out) *out = ref;
     return AM_OK;
 }
@@ -440,7 +609,16 @@ am_status am_unpin(am_rt *rt, am_ref ref)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
     if (!ref_valid(rt, ref) || SLOT_OF(ref) == 0) return AM_E_BAD_REF;
-    rt->actors[SLOT_OF(ref)].flags &= ~A_PINNED;
+    actor *a = &rt->actors[SLOT_OF(ref)];
+    if (a->flags & A_PINNED) {
+        a->flags &= ~A_PINNED;
+        /* the roots' order does not matter: the marked set is the same */
+        for (uint32_t i = 0; i < rt->npinned; i++)
+            if (rt->pinned[i] == SLOT_OF(ref)) {
+                rt->pinned[i] = rt->pinned[--rt->npinned];
+                break;
+            }
+    }
     rt->gc_seq = GC_SEQ_NONE;        /* it may be garbage now: a full table collects again */
     return AM_OK;
 }
@@ -451,10 +629,11 @@ am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg)
     if (n > rt->msg_words) return AM_E_TOO_LONG;
     if (!ref_valid(rt, target)) return AM_E_BAD_REF;
     if (rt->count >= rt->queue_depth) return AM_E_QUEUE_FULL;
-    event *ev = &rt->ring[ring_index(rt, rt->head + rt->count)];
+    event *ev = rt->tail;
     ev->target = target;
     ev->len = n;
     put_words(ev->msg, msg, n);
+    rt->tail = ring_next(rt, ev);
     rt->count++;
     update_hwm(rt);
     return AM_OK;
@@ -462,20 +641,20 @@ am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg)
 
 /* ---- the behavior's view -------------------------------------------------- */
 
-am_ref am_self(const am_ctx *ctx) { return CRT_OF(ctx)->cur->target; }
-am_beh am_my_behavior(const am_ctx *ctx) { return CRT_OF(ctx)->cur_beh; }
-uint32_t am_msg_len(const am_ctx *ctx) { return CRT_OF(ctx)->cur->len; }
+inline am_ref am_self(const am_ctx *ctx) { return CRT_OF(ctx)->cur->target; }
+inline am_beh am_my_behavior(const am_ctx *ctx) { return CRT_OF(ctx)->cur_beh; }
+inline uint32_t am_msg_len(const am_ctx *ctx) { return CRT_OF(ctx)->cur->len; }
 
-am_word am_msg(const am_ctx *ctx, uint32_t i)
+inline am_word am_msg(const am_ctx *ctx, uint32_t i)
 {
     /* words past len are 0 in the event (inject and send zero-fill) */
     return i < AM_MAX_MSG_WORDS ? CRT_OF(ctx)->cur->msg[i] : 0;
 }
 
-am_word am_state(const am_ctx *ctx, uint32_t i)
+inline am_word am_state(const am_ctx *ctx, uint32_t i)
 {
-    /* words at or past state_words are always 0 in the table (CREATE,
-     * BECOME and spawn store at most state_words words and zero the rest) */
+    /* words at or past state_words are always 0 (CREATE, BECOME and spawn
+     * store at most state_words words and zero the rest) */
     return i < AM_MAX_STATE_WORDS ? CRT_OF(ctx)->self_st[i] : 0;
 }
 
@@ -517,62 +696,61 @@ void am_host_trap(am_ctx *ctx, uint32_t cause)
  * retried after a collection. */
 static NOINLINE uint32_t table_full_cause(const am_rt *rt)
 {
-    if (rt->gc_seq + 1 == rt->seq || rt->cur_is_delivery || !gc_on(rt)) return AM_FAULT_TABLE_FULL;
+    if (rt->gc_seq + 1 == rt->seq || rt->stg.delivery || !gc_on(rt)) return AM_FAULT_TABLE_FULL;
     return CAUSE_RETRY;
 }
 
-am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
+API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_CREATE, beh);
     if (UNLIKELY(n > rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_CREATE, fault_len(n));
-    uint32_t nc = rt->ncreates;
+    uint32_t nc = rt->stg.ncreates;
     if (UNLIKELY(nc >= rt->max_creates)) txn_fault(rt, AM_FAULT_TOO_MANY_CREATES, AM_OP_CREATE, beh);
     if (nc == 0) {
         /* the allocator as the transaction found it (only CREATE allocates;
          * abort restores it when this transaction took it: also when the
          * watchdog interrupts alloc_slot before ncreates counts the slot) */
-        rt->snap_free_top = rt->free_top;
+        rt->snap_free_count = rt->free_count;
+        rt->snap_free_cursor = rt->free_cursor;
         rt->snap_next = rt->next;
         SIGNAL_FENCE();
         rt->snap_seq = rt->seq;
         SIGNAL_FENCE();
+        rt->stg.rare |= RARE_CREATES;
     }
     am_ref ref = alloc_slot(rt);
     if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, table_full_cause(rt), AM_OP_CREATE, beh);
-    rt->ncreates = nc + 1;
-    staged_create *c = &rt->creates[nc];
-    c->ref = ref;
-    c->beh = beh;
-    c->n = n;
-    put_words(c->state, st, n);
+    /* Counted before its slot is written: an abort (the watchdog's too)
+     * puts back the table word of every counted slot. Nothing but this
+     * transaction's SENDs reads a slot that is not live. */
+    uint32_t slot = SLOT_OF(ref);
+    rt->creates[nc] = (staged_create){ ref, n, rt->keys[slot] };
+    rt->stg.ncreates = nc + 1;
+    SIGNAL_FENCE();
+    rt->keys[slot] = ref ^ PENDING_FLIP;
+    actor *a = &rt->actors[slot];
+    a->beh = beh;
+    put_words(a->st, st, n);
     return ref;
 }
 
-/* Created earlier in this transaction? (newest first: a SEND to a fresh
- * actor usually follows its CREATE) */
-INLINE int created_here(const am_rt *rt, am_ref ref)
-{
-    for (uint32_t i = rt->ncreates; i-- > 0;)
-        if (rt->creates[i].ref == ref) return 1;
-    return 0;
-}
-
-void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
+API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
 {
     am_rt *rt = RT_OF(ctx);
+    uint32_t ns = rt->stg.nsends;
     if (UNLIKELY(n > rt->msg_words)) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(n));
-    if (UNLIKELY(rt->nsends >= rt->max_sends))
-        txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
+    if (UNLIKELY(ns >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
     /* valid, or created earlier in this transaction */
-    if (!ref_valid(rt, target) && !created_here(rt, target))
+    uint32_t g = rt->keys[SLOT_OF(target)];
+    if (UNLIKELY(g != target) && g != (target ^ PENDING_FLIP))
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SEND, target);
-    /* Staged in the ring slot after the last staged one; this never reaches
-     * a queued event nor the event in dispatch (cap, see am_rt_new). */
-    uint32_t ns = rt->nsends;
-    event *ev = &rt->ring[ring_index(rt, rt->head + rt->count + ns)];
-    rt->nsends = ns + 1;
+    /* Staged in the slot after the last staged one; this never reaches a
+     * queued event nor the event in dispatch (cap, see am_rt_new), and
+     * runs over the ring's end into the slots behind it (commit_sends). */
+    event *ev = rt->tail + ns;
+    rt->stg.nsends = ns + 1;
     ev->target = target;
     ev->len = n;
     put_words(ev->msg, msg, n);
@@ -583,63 +761,93 @@ void am_set_fault_handler(am_ctx *ctx, am_ref handler)
     am_rt *rt = RT_OF(ctx);
     if (handler != AM_NIL && SLOT_OF(handler) >= rt->table_size)
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SET_HANDLER, handler);
-    rt->has_handler = 1;
     rt->staged_handler = handler;
+    rt->stg.rare |= RARE_HANDLER;
 }
 
 int am_fault(const am_ctx *ctx, am_fault_info *info)
 {
     const am_rt *rt = CRT_OF(ctx);
-    if (!rt->cur_is_delivery) return 0;
+    if (!rt->stg.delivery) return 0;
     *info = rt->cur_fault;
     return 1;
 }
 
-/* has_become: what the transaction stages for self's next state */
+/* has_become: what the transaction changed of self (in the table, with
+ * the state as at dispatch saved) */
 #define BECOME_WHOLE 1u   /* am_become: behavior and every word */
-#define BECOME_WORDS 2u   /* am_set_state since then: the words in state_set */
+#define BECOME_WORDS 2u   /* am_set_state since */
 
-void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
+/* Self's record, to write: on the first write of the transaction the state
+ * as at dispatch is saved -- what am_state reads from now on, and what an
+ * abort puts back (undo_txn) -- before the table is written, in case the
+ * watchdog aborts in between. (self_st is still self's record then: its
+ * state comes first.) */
+INLINE actor *self_to_write(am_rt *rt, uint8_t what)
+{
+    actor *a;
+    if (!rt->stg.has_become) {
+        a = (actor *)(uintptr_t)rt->self_st;
+        rt->self = a;
+        copy_n(rt->become_undo, a->st, AM_MAX_STATE_WORDS);   /* word by word: see copy_n */
+        rt->self_st = rt->become_undo;
+        SIGNAL_FENCE();
+        rt->stg.has_become = what;
+        SIGNAL_FENCE();
+    } else {
+        a = rt->self;
+        rt->stg.has_become |= what;
+    }
+    return a;
+}
+
+API_INLINE void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_BECOME, beh);
     if (UNLIKELY(n > rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(n));
-    rt->has_become = BECOME_WHOLE;    /* the words set before are replaced too */
-    rt->become_beh = beh;
+    actor *a = self_to_write(rt, BECOME_WHOLE);
+    rt->stg.has_become = BECOME_WHOLE;   /* the words set before are replaced too */
+    a->beh = beh;
     rt->become_n = n;
-    put_words(rt->become_state, st, n);
+    put_words(a->st, st, n);
+    if (UNLIKELY(rt->stg.rare & RARE_HOOKS)) put_words(rt->become_words, st, n);
 }
 
-void am_set_state(am_ctx *ctx, uint32_t i, am_word w)
+API_INLINE void am_set_state(am_ctx *ctx, uint32_t i, am_word w)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(i >= rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(i < AM_FAULT_LEN_MAX ? i + 1 : i));
-    if (!(rt->has_become & BECOME_WORDS)) rt->state_set = 0;
-    rt->has_become |= BECOME_WORDS;
-    rt->state_set |= 1u << i;
-    rt->state_setv[i] = w;
+    uint8_t was = rt->stg.has_become;
+    actor *a = self_to_write(rt, BECOME_WORDS);
+    a->st[i] = w;   /* (words past the state's length are 0 in the table) */
+    if (UNLIKELY(rt->stg.rare & RARE_HOOKS)) {
+        if (!(was & BECOME_WORDS)) rt->state_set = 0;
+        rt->state_set |= 1u << i;
+        rt->state_setv[i] = w;
+    }
 }
 
-void am_send_word(am_ctx *ctx, uint32_t i, am_word w)
+API_INLINE void am_send_word(am_ctx *ctx, uint32_t i, am_word w)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(i >= rt->msg_words))
         txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(i < AM_FAULT_LEN_MAX ? i + 1 : i));
-    if (rt->send_set_seq != rt->seq || rt->send_set_at != rt->nsends) {
+    if (rt->send_set_seq != rt->seq || rt->send_set_at != rt->stg.nsends) {
         rt->send_set = 0;
         rt->send_set_seq = rt->seq;
-        rt->send_set_at = rt->nsends;
+        rt->send_set_at = rt->stg.nsends;
     }
     rt->send_set |= 1u << i;
     rt->send_setv[i] = w;
 }
 
-void am_forward(am_ctx *ctx, am_ref target, uint32_t n, int32_t from)
+API_INLINE void am_forward(am_ctx *ctx, am_ref target, uint32_t n, int32_t from)
 {
     am_rt *rt = RT_OF(ctx);
-    uint32_t set = rt->send_set_seq == rt->seq && rt->send_set_at == rt->nsends ? rt->send_set : 0;
+    uint32_t set = rt->send_set_seq == rt->seq && rt->send_set_at == rt->stg.nsends ? rt->send_set : 0;
     am_word w[AM_MAX_MSG_WORDS];
     for (uint32_t i = 0; i < AM_MAX_MSG_WORDS; i++) {
         int64_t j = (int64_t)i + from;
@@ -651,26 +859,92 @@ void am_forward(am_ctx *ctx, am_ref target, uint32_t n, int32_t from)
 
 /* ---- garbage collection (docs/gc.md) ----------------------------------------- */
 
-/* Mark the actor a word refers to, if it is a valid reference to an actor
- * not marked yet, and push it on the mark stack. Any word may be a
- * reference (conservative), but only a valid one, generation included,
- * keeps an actor alive. */
-INLINE void gc_word(am_rt *rt, uint32_t *sp, am_word w)
+/* gc_trace: records fetched ahead; a level scanned in slot order when the
+ * table's used part is too large for the cache (GC_SORT_WORDS 64-slot
+ * words, 384 KiB of records) and the level has at least one actor per
+ * GC_LEVEL_SORT words */
+#define GC_AHEAD 16
+#define GC_SORT_WORDS 128
+#define GC_LEVEL_SORT 16
+
+/* The mark phase's working set, held in locals (registers) while it runs. */
+typedef struct marker {
+    uint32_t *keys;
+    uint32_t *queue;                 /* gc_queue: every marked slot, in marking order */
+    uint32_t n;                      /* slots in queue */
+} marker;
+
+/* Mark the live slot of ref (not marked yet) and queue it. The mark flips
+ * GC_MARK in the slot's own word, so that "valid and not marked yet" is
+ * one load and compare (keys[slot] == ref), and marks of different slots
+ * never wait on each other (as they would on a shared bitmap word). */
+INLINE void gc_mark_ref(marker *m, am_ref ref)
 {
-    uint32_t slot = SLOT_OF(w);
-    if (slot < rt->table_size) {
-        actor *a = &rt->actors[slot];
-        if (a->gl == LIVE_KEY(w) && !(a->flags & A_MARK)) {
-            a->flags |= A_MARK;
-            rt->gc_stack[(*sp)++] = slot;
-        }
-    }
+    m->keys[SLOT_OF(ref)] = ref ^ GC_MARK;
+    m->queue[m->n++] = SLOT_OF(ref);
 }
 
-INLINE void gc_event(am_rt *rt, uint32_t *sp, const event *ev)
+/* Mark the actor a word refers to, if it is a valid reference and not
+ * marked yet. Any word may be a reference (conservative), but only a valid
+ * one, generation included, keeps an actor alive. */
+INLINE void gc_word(marker *m, am_word w)
 {
-    gc_word(rt, sp, ev->target);
-    for (uint32_t i = 0; i < ev->len; i++) gc_word(rt, sp, ev->msg[i]);
+    if (m->keys[SLOT_OF(w)] == w) gc_mark_ref(m, w);
+}
+
+
+/* State words past the actor's length are 0, never a reference. Most
+ * state words are small numbers: a block of four with none above 0xffff is
+ * skipped at once. */
+INLINE void gc_scan4(marker *m, const am_word *w)
+{
+    if (((w[0] | w[1] | w[2] | w[3]) >> 16) == 0) return;
+    gc_word(m, w[0]);
+    gc_word(m, w[1]);
+    gc_word(m, w[2]);
+    gc_word(m, w[3]);
+}
+
+INLINE void gc_scan(marker *m, const actor *a)
+{
+    gc_scan4(m, &a->st[0]);
+    gc_scan4(m, &a->st[4]);
+}
+
+/* An event's target and message words (those past its length are 0). */
+INLINE void gc_event(marker *m, const event *ev)
+{
+    gc_word(m, ev->target);
+    gc_scan4(m, &ev->msg[0]);
+    gc_scan4(m, &ev->msg[4]);
+}
+
+/* Scan the state of every actor marked and not scanned yet, breadth first:
+ * one level (the actors the previous level marked) after the other. In a
+ * large table a large level is scanned in slot order, through a bitmap of
+ * its slots, so that the records are read in the order of memory; else in
+ * the order of the queue, each record fetched a few places ahead. Either
+ * way every marked actor is scanned once. */
+INLINE void gc_trace(am_rt *rt, marker *m)
+{
+    uint64_t *front = rt->gc_front;              /* clear between levels */
+    uint32_t nwords = (rt->next + 63) / 64;
+    for (uint32_t qh = 0; qh < m->n;) {
+        uint32_t end = m->n;
+        if (nwords >= GC_SORT_WORDS && (end - qh) * GC_LEVEL_SORT >= nwords) {
+            for (; qh < end; qh++) front[m->queue[qh] >> 6] |= (uint64_t)1 << (m->queue[qh] & 63);
+            for (uint32_t k = 0; k < nwords; k++) {
+                for (uint64_t f = front[k]; f; f &= f - 1)
+                    gc_scan(m, &rt->actors[k * 64 + (uint32_t)low_bit(f)]);
+                front[k] = 0;
+            }
+        } else {
+            for (; qh < end; qh++) {
+                if (qh + GC_AHEAD < end) PREFETCH(&rt->actors[m->queue[qh + GC_AHEAD]]);
+                gc_scan(m, &rt->actors[m->queue[qh]]);
+            }
+        }
+    }
 }
 
 /* Stop-the-world mark and sweep, between transactions, exactly as the
@@ -681,7 +955,11 @@ INLINE void gc_event(am_rt *rt, uint32_t *sp, const event *ev)
  *   trace: the state words of every marked actor;
  *   sweep: slots next-1 down to 0; a live unmarked actor is reclaimed (live
  *   cleared, generation kept), and every slot that is not live afterwards is
- *   pushed on a rebuilt free stack, so the lowest free slot is reused first. */
+ *   pushed on a rebuilt free stack, so the lowest free slot is reused first.
+ * The order in which actors are marked changes nothing (the marked set is
+ * the same), so the mark goes breadth first, in the order of memory where
+ * it can (gc_trace); the sweep goes 64 slots at a time through bitmaps of
+ * the live and the marked slots and writes only the records it reclaims. */
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
@@ -692,43 +970,44 @@ static uint64_t mono_ns(void)
 static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
 {
     uint64_t t0 = mono_ns();
-    uint32_t sp = 0;
-    for (uint32_t s = 0; s < rt->next; s++) {
-        actor *a = &rt->actors[s];
-        if ((a->gl & 1u) && (a->flags & A_PINNED)) {
-            a->flags |= A_MARK;
-            rt->gc_stack[sp++] = s;
-        }
+    marker m = { rt->keys, rt->gc_queue, 0 };
+    for (uint32_t i = 0; i < rt->npinned; i++) {
+        uint32_t slot = rt->pinned[i], key = m.keys[slot];
+        if (SLOT_OF(key) == slot) gc_mark_ref(&m, key);   /* live, not marked yet */
     }
-    gc_word(rt, &sp, rt->handler);
-    for (uint32_t i = 0, p = rt->head; i < rt->count; i++) {
-        gc_event(rt, &sp, &rt->ring[p]);
-        p = p + 1 == rt->cap ? 0 : p + 1;
+    gc_word(&m, rt->handler);
+    event *ev = rt->head;
+    for (uint32_t i = 0; i < rt->count; i++, ev = ring_next(rt, ev)) gc_event(&m, ev);
+    if (rt->redirect) gc_event(&m, &rt->redirect_ev);
+    gc_trace(rt, &m);
+    /* the marked slots, from the queue, as a bitmap (gc_front is clear
+     * after gc_trace); their marks come off */
+    uint64_t *keep_bits = rt->gc_front;
+    for (uint32_t i = 0; i < m.n; i++) {
+        uint32_t slot = m.queue[i];
+        m.keys[slot] ^= GC_MARK;
+        keep_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
     }
-    if (rt->redirect) gc_event(rt, &sp, &rt->redirect_ev);
-    while (sp) {
-        const actor *a = &rt->actors[rt->gc_stack[--sp]];
-        /* state words past the actor's length are 0, never a reference */
-        for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++) gc_word(rt, &sp, a->st[i]);
+    uint32_t reclaimed = 0, nfree = 0;
+    for (uint32_t k = (rt->next + 63) / 64; k-- > 0;) {
+        uint64_t keep = keep_bits[k];
+        keep_bits[k] = 0;
+        /* a live slot's word is its reference: flipping the low half
+         * makes it dead, generation kept */
+        uint64_t dead = rt->live_bits[k] & ~keep;
+        reclaimed += bit_count(dead);
+        for (; dead; dead &= dead - 1) rt->keys[k * 64 + (uint32_t)low_bit(dead)] ^= 0xffffu;
+        rt->live_bits[k] = keep;
+        uint64_t fr = ~keep;           /* the free slots below next */
+        if (k * 64 + 64 > rt->next) fr &= ((uint64_t)1 << (rt->next - k * 64)) - 1;
+        nfree += bit_count(fr);
     }
-    uint32_t reclaimed = 0, top = 0;
-    for (uint32_t s = rt->next; s-- > 0;) {
-        actor *a = &rt->actors[s];
-        if (a->gl & 1u) {
-            if (a->flags & A_MARK) {
-                a->flags &= ~A_MARK;
-                continue;
-            }
-            a->gl &= 0xffff0000u;          /* dead; the generation stays */
-            a->flags = 0;
-            reclaimed++;
-        }
-        rt->free_stack[top++] = s;
-    }
-    rt->free_top = top;
+    /* the rebuilt free stack: every slot below next that is not live,
+     * lowest on top */
+    rt->free_count = nfree;
+    rt->free_cursor = 0;
     rt->nlive -= reclaimed;
-    rt->since_gc = 0;
-    uint32_t free_after = top + rt->table_size - rt->next;
+    uint32_t free_after = free_slots(rt);
     rt->gc_armed = free_after / 2 >= rt->gc_low;   /* free_after >= 2 * gc_low */
     rt->gc_seq = rt->seq;
     rt->gc_demand += (uint64_t)(on_demand != 0);
@@ -736,6 +1015,7 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
     rt->gc_reclaimed += reclaimed;
     rt->gc_live_last = rt->nlive;
     if (rt->nlive > rt->gc_live_max) rt->gc_live_max = rt->nlive;
+    gc_schedule(rt);
     rt->gc_ns += mono_ns() - t0;
     if (rt->tracing) {
         am_trace_buf *b = &rt->tbuf;
@@ -744,20 +1024,6 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
         if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
     }
     return reclaimed;
-}
-
-/* The proactive trigger, checked before every dispatch that takes an event
- * from the queue (never before a fault delivery): fewer than gc_low free
- * slots while armed (the last collection left at least 2 * gc_low), or
- * gc_period + GC_LIVE_SCALE * (live after the last collection) dispatches
- * since it -- a collection's work grows with the live actors, so its
- * period does too. A CREATE that finds no slot collects on demand
- * (table_full_cause, do_retry). */
-INLINE int gc_due(const am_rt *rt)
-{
-    uint32_t free_slots = rt->free_top + (rt->table_size - rt->next);
-    return (rt->gc_armed && free_slots < rt->gc_low) ||
-           (rt->gc_period && rt->since_gc >= rt->gc_period + GC_LIVE_SCALE * rt->gc_live_last);
 }
 
 uint32_t am_gc(am_rt *rt)
@@ -781,22 +1047,20 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
     am_trace_begin(b, rt->seq, committed, rt->cur->target, rt->cur_beh,
                    rt->cur->len, rt->cur->msg);
     if (committed) {
-        for (uint32_t i = 0; i < rt->ncreates; i++) {
+        for (uint32_t i = 0; i < rt->stg.ncreates; i++) {
             const staged_create *c = &rt->creates[i];
-            am_trace_new(b, c->ref, c->beh, c->n, c->state);
+            const actor *a = &rt->actors[SLOT_OF(c->ref)];
+            am_trace_new(b, c->ref, a->beh, c->n, a->st);
         }
-        uint32_t p = ring_index(rt, rt->head + rt->count - rt->nsends);
-        for (uint32_t i = 0; i < rt->nsends; i++) {
-            const event *ev = &rt->ring[p];
+        event *ev = ring_add(rt, rt->tail, rt->cap - rt->stg.nsends);   /* the first send */
+        for (uint32_t i = 0; i < rt->stg.nsends; i++, ev = ring_next(rt, ev))
             am_trace_send(b, ev->target, ev->len, ev->msg);
-            p = p + 1 == rt->cap ? 0 : p + 1;
-        }
-        if (rt->has_become & BECOME_WHOLE)
-            am_trace_become(b, rt->become_beh, rt->become_n, rt->become_state);
-        if (rt->has_become & BECOME_WORDS)
+        if (rt->stg.has_become & BECOME_WHOLE)
+            am_trace_become(b, rt->self->beh, rt->become_n, rt->become_words);
+        if (rt->stg.has_become & BECOME_WORDS)
             for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++)
                 if (rt->state_set >> i & 1u) am_trace_state(b, i, rt->state_setv[i]);
-        if (rt->has_handler)
+        if (rt->stg.rare & RARE_HANDLER)
             am_trace_handler(b, rt->staged_handler);
     } else {
         am_trace_fault(b, rt->fault_cause, rt->fault_code, rt->fault_op, rt->fault_value);
@@ -805,13 +1069,29 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
     if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
 }
 
+/* What an abort (or a retry) gives back: the allocator, if this
+ * transaction's CREATE took the snapshot, the created slots' generation
+ * words, and self's behavior and state, if it BECAME. Staged sends are not
+ * visible anyway. */
+INLINE void undo_txn(am_rt *rt)
+{
+    if (rt->snap_seq == rt->seq) {
+        rt->free_count = rt->snap_free_count;
+        rt->free_cursor = rt->snap_free_cursor;
+        rt->next = rt->snap_next;
+    }
+    for (uint32_t i = 0; i < rt->stg.ncreates; i++)
+        rt->keys[SLOT_OF(rt->creates[i].ref)] = rt->creates[i].prev;
+    if (rt->stg.has_become) {
+        memcpy(rt->self->st, rt->become_undo, sizeof rt->self->st);
+        rt->self->beh = rt->cur_beh;
+    }
+}
+
 static NOINLINE void do_abort(am_rt *rt)
 {
     if (UNLIKELY(rt->seq == rt->perturb_seq)) rt->fault_code ^= 1u;
-    if (rt->snap_seq == rt->seq) {   /* a CREATE took the snapshot */
-        rt->free_top = rt->snap_free_top;
-        rt->next = rt->snap_next;
-    }
+    undo_txn(rt);
     rt->aborts++;
     rt->faults++;
     am_fault_record *r = &rt->last_fault;
@@ -828,10 +1108,11 @@ static NOINLINE void do_abort(am_rt *rt)
     if (rt->tracing) trace_txn(rt, 0);
     /* the failed event goes next to the fault handler, same words; a failed
      * delivery is not delivered again (docs/semantics.md, Fault delivery) */
-    if (!rt->cur_is_delivery && rt->handler != AM_NIL) {
+    if (!rt->stg.delivery && rt->handler != AM_NIL) {
         rt->redirect_ev = *rt->cur;
         rt->redirect_ev.target = rt->handler;
         rt->redirect = 1;
+        rt->stop = 0;
         rt->cur_fault.cause = r->cause;
         rt->cur_fault.code = r->code;
         rt->cur_fault.target = r->target;
@@ -842,21 +1123,28 @@ static NOINLINE void do_abort(am_rt *rt)
     if (rt->cfg.on_fault) rt->cfg.on_fault(rt->cfg.user, r);
 }
 
+/* Abort with a cause found outside the behavior. */
+static NOINLINE void abort_with(am_rt *rt, uint32_t cause, uint32_t op)
+{
+    rt->fault_cause = cause;
+    rt->fault_code = 0;
+    rt->fault_op = op;
+    rt->fault_value = 0;
+    do_abort(rt);
+}
+
 /* The transaction's CREATE found no free slot and no collection has run for
  * it (CAUSE_RETRY): it never happened -- no record, no trace line, no
- * counter, no delivery; its staged effects are dropped and the allocator is
- * restored as for an abort. The event goes back to the head of the queue
- * (its ring slot is untouched: staged sends never reach it) and keeps its
- * sequence number; a collection runs, on demand, and the event is
- * dispatched again next, where a CREATE that finds no slot is TABLE_FULL. */
+ * counter, no delivery; its effects are undone as for an abort. The event
+ * goes back to the head of the queue (its ring slot is untouched: staged
+ * sends never reach it) and keeps its sequence number; a collection runs,
+ * on demand, and the event is dispatched again next, where a CREATE that
+ * finds no slot is TABLE_FULL. */
 static NOINLINE void do_retry(am_rt *rt)
 {
-    if (rt->snap_seq == rt->seq) {
-        rt->free_top = rt->snap_free_top;
-        rt->next = rt->snap_next;
-    }
+    undo_txn(rt);
     rt->snap_seq = 0;                 /* the dispatch again takes its own */
-    rt->head = rt->head == 0 ? rt->cap - 1 : rt->head - 1;
+    rt->head = ring_add(rt, rt->head, rt->cap - 1);
     rt->count++;
     rt->seq--;
     rt->wd_ticks = 0;                 /* the watchdog times the dispatch again afresh */
@@ -864,104 +1152,97 @@ static NOINLINE void do_retry(am_rt *rt)
 }
 
 /* The test-only perturbation of a committing transaction (am_config): bit 0
- * of word 0 of its first send, else of its BECOME state (or its lowest
- * word staged by am_set_state), else of its first
+ * of word 0 of its first send, else of the lowest state word am_set_state
+ * set, else of its BECOME state, else of its first
  * CREATE's state. As always: a send carries all 8 staged words into the
  * queue (am_msg reads them), a BECOME or CREATE stores only its n words, so
  * a flipped word past n is not stored. */
 static NOINLINE void perturb_commit(am_rt *rt)
 {
-    if (rt->nsends) {
-        rt->ring[ring_index(rt, rt->head + rt->count)].msg[0] ^= 1u;
-    } else if (rt->has_become & BECOME_WHOLE) {
-        if (rt->become_n) rt->become_state[0] ^= 1u;
-    } else if (rt->has_become) {
-        uint32_t i = 0;
+    if (rt->stg.nsends) {
+        rt->tail->msg[0] ^= 1u;
+    } else if (rt->stg.has_become & BECOME_WORDS) {
+        uint32_t i = 0;   /* the lowest word am_set_state set */
         while (!(rt->state_set >> i & 1u)) i++;
-        rt->state_setv[i] ^= 1u;   /* the lowest word am_set_state staged */
-    } else if (rt->ncreates) {
-        if (rt->creates[0].n) rt->creates[0].state[0] ^= 1u;
+        rt->self->st[i] ^= 1u;
+        rt->state_setv[i] ^= 1u;
+    } else if (rt->stg.has_become) {
+        if (rt->become_n) {
+            rt->self->st[0] ^= 1u;
+            rt->become_words[0] ^= 1u;
+        }
+    } else if (rt->stg.ncreates) {
+        if (rt->creates[0].n) rt->actors[SLOT_OF(rt->creates[0].ref)].st[0] ^= 1u;
     }
 }
 
-/* The effects of a committing transaction, in the order of the contract. */
-INLINE void commit_effects(am_rt *rt)
+/* The sends join the queue. Those staged behind the ring's end move to
+ * its start, which they never reach while staged (am_rt_new's cap). */
+INLINE void commit_sends(am_rt *rt)
 {
-    uint32_t nc = rt->ncreates;
-    if (nc) {
-        for (uint32_t i = 0; i < nc; i++) {
-            const staged_create *c = &rt->creates[i];
-            actor *a = &rt->actors[SLOT_OF(c->ref)];
-            a->gl = LIVE_KEY(c->ref);
-            a->beh = c->beh;
-            a->flags = 0;
-            memcpy(a->st, c->state, sizeof a->st);
-        }
-        rt->nlive += nc;
+    uint32_t ns = rt->stg.nsends;
+    event *t = rt->tail + ns;
+    if (UNLIKELY(t >= rt->ring_end)) {
+        memcpy(rt->ring, rt->ring_end, (size_t)(t - rt->ring_end) * sizeof *t);
+        t -= rt->cap;
     }
-    if (rt->has_become) {
-        actor *a = &rt->actors[SLOT_OF(rt->cur->target)];
-        if (rt->has_become & BECOME_WHOLE) {
-            a->beh = rt->become_beh;
-            memcpy(a->st, rt->become_state, sizeof a->st);
-        }
-        if (rt->has_become & BECOME_WORDS)
-            for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++)
-                if (rt->state_set >> i & 1u) a->st[i] = rt->state_setv[i];
-    }
-    rt->count += rt->nsends;
-    if (UNLIKELY(rt->has_handler)) rt->handler = rt->staged_handler;
+    rt->tail = t;
+    rt->count += ns;
     update_hwm(rt);
-    rt->commits++;
 }
 
-/* Commit with a trace line and/or the test-only perturbation. */
-static NOINLINE void commit_hooked(am_rt *rt)
+/* CREATEs and SET_HANDLER: the effects most transactions do not have. */
+INLINE void commit_rare(am_rt *rt)
+{
+    /* The created slots go live. Their flags are 0 already: only a spawned
+     * actor is pinned, and a pinned actor is never reclaimed. A transaction's
+     * creates usually share a word of the live bitmap: it is written once
+     * per run of them. */
+    uint32_t nc = rt->stg.ncreates;
+    uint32_t k = nc ? SLOT_OF(rt->creates[0].ref) >> 6 : 0;
+    uint64_t bits = 0;
+    for (uint32_t i = 0; i < nc; i++) {
+        am_ref ref = rt->creates[i].ref;
+        uint32_t slot = SLOT_OF(ref);
+        rt->keys[slot] = ref;
+        if (slot >> 6 != k) {
+            rt->live_bits[k] |= bits;
+            k = slot >> 6;
+            bits = 0;
+        }
+        bits |= (uint64_t)1 << (slot & 63);
+    }
+    rt->live_bits[k] |= bits;
+    rt->nlive += nc;
+    if (rt->stg.rare & RARE_HANDLER) rt->handler = rt->staged_handler;
+    check_low_water(rt);
+}
+
+/* A commit off the common path (stg.rare): with CREATEs, SET_HANDLER, a
+ * trace line and/or the test-only perturbation. */
+static NOINLINE void commit_slow(am_rt *rt)
 {
     if (rt->seq == rt->perturb_seq) perturb_commit(rt);
-    commit_effects(rt);
+    commit_rare(rt);
+    commit_sends(rt);
     if (rt->tracing) trace_txn(rt, 1);
 }
 
-INLINE void do_commit(am_rt *rt)
+/* One transaction: the event ev (its ring slot, or the fault delivery);
+ * verdict: am_step_abort's cause, else 0. A staging fault does not come
+ * back here: txn_fault jumps to run_loop. */
+INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
 {
-    if (UNLIKELY(rt->commit_hooks)) commit_hooked(rt);
-    else commit_effects(rt);
-}
-
-/* One dispatch; the queue is not empty and no behavior is running. A
- * staging fault does not come back here: txn_fault jumps to run_loop. */
-INLINE void dispatch(am_rt *rt)
-{
-    const event *ev;
-    if (UNLIKELY(rt->redirect)) {        /* a fault delivery goes first */
-        rt->redirect = 0;
-        rt->cur_is_delivery = 1;
-        ev = &rt->redirect_ev;
-    } else {
-        uint32_t h = rt->head;
-        ev = &rt->ring[h];
-        rt->head = h + 1 == rt->cap ? 0 : h + 1;
-        rt->count--;
-        rt->cur_is_delivery = 0;
-    }
     rt->cur = ev;
     rt->seq++;
-    rt->since_gc++;
-    rt->ncreates = 0;
-    rt->nsends = 0;
-    rt->has_become = 0;
-    rt->has_handler = 0;
+    rt->stg = rt->stg_init;
+    if (delivery) rt->stg.delivery = 1;
 
     am_ref target = ev->target;
     uint32_t slot = SLOT_OF(target);
-    if (UNLIKELY(!(slot < rt->table_size && rt->actors[slot].gl == LIVE_KEY(target)))) {
+    if (UNLIKELY(rt->keys[slot] != target)) {
         rt->cur_beh = NO_BEH;
-        rt->fault_cause = AM_FAULT_DEAD_TARGET;
-        rt->fault_code = 0;
-        rt->fault_op = AM_OP_DISPATCH;
-        rt->fault_value = 0;
-        do_abort(rt);
+        abort_with(rt, AM_FAULT_DEAD_TARGET, AM_OP_DISPATCH);
         return;
     }
     actor *a = &rt->actors[slot];
@@ -969,29 +1250,55 @@ INLINE void dispatch(am_rt *rt)
     rt->cur_beh = beh;
     rt->self_st = a->st;
 
-    rt->in_dispatch = 1 + (beh >= AM_BEH_FIRST_USER);
-    if (UNLIKELY(rt->verdict)) txn_fault(rt, rt->verdict, AM_OP_RUN, 0);   /* am_step_abort */
+    rt->in_dispatch = beh + 1;
+    if (UNLIKELY(verdict)) txn_fault(rt, verdict, AM_OP_RUN, 0);   /* am_step_abort */
     rt->behaviors[beh].fn(&rt->ctx);
     rt->in_dispatch = 0;
-    if (UNLIKELY(rt->count + rt->nsends > rt->queue_depth)) {
-        rt->fault_cause = AM_FAULT_QUEUE_FULL;
-        rt->fault_code = 0;
-        rt->fault_op = AM_OP_COMMIT;
-        rt->fault_value = 0;
-        do_abort(rt);
-    } else {
-        do_commit(rt);
-    }
+    if (UNLIKELY(rt->count + rt->stg.nsends > rt->queue_depth))
+        abort_with(rt, AM_FAULT_QUEUE_FULL, AM_OP_COMMIT);
+    else if (UNLIKELY(rt->stg.rare))
+        commit_slow(rt);
+    else
+        commit_sends(rt);
+}
+
+INLINE const event *take_event(am_rt *rt)
+{
+    event *h = rt->head;
+    rt->head = ring_next(rt, h);
+    rt->count--;
+    return h;
+}
+
+/* A dispatch the loop's slow path makes: a fault delivery, or one under a
+ * verdict. */
+static NOINLINE void dispatch_slow(am_rt *rt, const event *ev, int delivery)
+{
+    dispatch(rt, ev, delivery, rt->verdict);
 }
 
 /* Dispatch until the queue is empty or the innermost run's budget is
- * spent (seq reaches end_seq). State lives in rt: a staging fault leaves
- * by longjmp. */
+ * spent (seq reaches end_seq). Below stop nothing but a dispatch is due;
+ * at stop the slow path sees what is. State lives in rt: a staging fault
+ * leaves by longjmp. */
 static NOINLINE void drain(am_rt *rt)
 {
-    while ((rt->count != 0 || rt->redirect) && rt->seq != rt->end_seq) {
-        if (UNLIKELY(gc_due(rt)) && !rt->redirect) gc_collect(rt, 0);
-        dispatch(rt);
+    for (;;) {
+        if (LIKELY(rt->seq < rt->stop)) {
+            if (UNLIKELY(rt->count == 0)) return;
+            dispatch(rt, take_event(rt), 0, 0);
+            continue;
+        }
+        if ((rt->count == 0 && !rt->redirect) || rt->seq == rt->end_seq) return;
+        if (rt->redirect) {           /* a fault delivery goes first */
+            rt->redirect = 0;
+            update_stop(rt);
+            dispatch_slow(rt, &rt->redirect_ev, 1);
+        } else {
+            if (rt->seq >= rt->gc_at) gc_collect(rt, 0);
+            update_stop(rt);
+            dispatch_slow(rt, take_event(rt), 0);
+        }
     }
 }
 
@@ -1014,7 +1321,7 @@ static void wd_tick(int sig)
 {
     (void)sig;
     am_rt *rt = wd_rt;
-    if (!rt || !rt->wd_limit || rt->in_dispatch != 2) return;
+    if (!rt || !rt->wd_limit || rt->in_dispatch <= AM_BEH_FIRST_USER) return;
     if (rt->wd_seq != rt->seq) {
         rt->wd_seq = rt->seq;
         rt->wd_ticks = 1;
@@ -1059,6 +1366,7 @@ static NOINLINE uint64_t run_loop(am_rt *rt, uint64_t budget)
     wd_rt = rt;
     memcpy(&saved, &rt->abort_jmp, sizeof saved);
     rt->end_seq = budget > UINT64_MAX - seq0 ? UINT64_MAX : seq0 + budget;
+    update_stop(rt);
     if (AM_SETJMP(rt->abort_jmp) != 0) {
         rt->in_dispatch = 0;
         if (UNLIKELY(rt->fault_cause == CAUSE_RETRY)) do_retry(rt);
@@ -1070,6 +1378,7 @@ static NOINLINE uint64_t run_loop(am_rt *rt, uint64_t budget)
     uint64_t left = rt->end_seq - rt->seq;
     uint64_t inner = rt->seq - seq0;
     rt->end_seq = saved_end > UINT64_MAX - inner ? UINT64_MAX : saved_end + inner;
+    update_stop(rt);
     return left;
 }
 
@@ -1089,6 +1398,7 @@ am_status am_step_abort(am_rt *rt, uint32_t cause)
     rt->verdict = cause;
     run_loop(rt, 1);
     rt->verdict = 0;
+    update_stop(rt);
     return AM_OK;
 }
 
@@ -1188,14 +1498,16 @@ void am_builtin_ask(am_ctx *ctx)
 void am_get_counters(const am_rt *rt, am_counters *out)
 {
     out->dispatches = rt->seq;
-    out->commits = rt->commits;
+    /* every dispatch ends in a commit or an abort; one that has not ended
+     * yet is in dispatch (a callback from the console) */
+    out->commits = rt->seq - rt->aborts - (rt->in_dispatch != 0);
     out->aborts = rt->aborts;
     out->faults = rt->faults;
     out->queue_len = rt->count;
     out->queue_high_water = rt->hwm;
     out->live = rt->nlive;
     out->seq = rt->seq;
-    out->free = rt->free_top + (rt->table_size - rt->next);
+    out->free = free_slots(rt);
     out->gc_runs = rt->gc_runs;
     out->gc_reclaimed = rt->gc_reclaimed;
     out->gc_live_max = rt->gc_live_max;
