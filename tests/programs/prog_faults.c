@@ -68,6 +68,8 @@ void prog_faults_victim(am_ctx *ctx)
     case FAULTS_OP_ECALL:         prog_trap_way(ctx, PROG_TRAP_ECALL); break;
     case FAULTS_OP_BRANCH_EBREAK: prog_trap_way(ctx, PROG_TRAP_BRANCH_EBREAK); break;
     case FAULTS_OP_MIS_BRANCH_FAR: prog_trap_way(ctx, PROG_TRAP_MIS_BRANCH_FAR); break;
+    case FAULTS_OP_DP_LOAD:       prog_trap_way(ctx, PROG_TRAP_DP_LOAD); break;
+    case FAULTS_OP_DP_STORE:      prog_trap_way(ctx, PROG_TRAP_DP_STORE); break;
     default:
         /* FAULTS_OP_NONE: a created victim's own message; commit quietly */
         return;

@@ -33,7 +33,9 @@ enum {
     FAULTS_OP_ECALL,        /* TRAP_ILLEGAL: ecall */
     FAULTS_OP_BRANCH_EBREAK,/* TRAP_EBREAK: a branch not taken, then ebreak */
     FAULTS_OP_MIS_BRANCH_FAR,/* TRAP_MISALIGNED: a taken branch to pc + 10, a nop after it */
-    FAULTS_OP_COUNT = FAULTS_OP_MIS_BRANCH_FAR
+    FAULTS_OP_DP_LOAD,      /* TRAP_BUS: a load from the dispatch point (only fetches are its) */
+    FAULTS_OP_DP_STORE,     /* TRAP_BUS: a store to the dispatch point */
+    FAULTS_OP_COUNT = FAULTS_OP_DP_STORE
 };
 
 #define FAULTS_FLOOD_DEPTH 3u   /* 1 + 8 + 64 + 512 messages if nothing failed */

@@ -9,6 +9,7 @@
 #define PROG_TRAP_H
 
 #include "am.h"
+#include "am_iface.h"   /* AM_DEFAULT_DISPATCH_PC */
 
 /* The other ways PicoRV32 traps, each with the cause it must give: the
  * SoC restarts the core and the firmware finds the trapping instruction
@@ -21,6 +22,8 @@ enum {
     PROG_TRAP_ECALL,          /* TRAP_ILLEGAL */
     PROG_TRAP_BRANCH_EBREAK,  /* TRAP_EBREAK, after a branch not taken */
     PROG_TRAP_MIS_BRANCH_FAR, /* TRAP_MISALIGNED: a taken branch past its successor (a nop) */
+    PROG_TRAP_DP_LOAD,        /* TRAP_BUS: a data access of the dispatch point ... */
+    PROG_TRAP_DP_STORE,       /* ... a load or a store: a bus error, no commit, no dispatch */
 };
 
 #if defined(__riscv)
@@ -92,6 +95,12 @@ static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
         __asm__ volatile(".word 0x00000563\n"      /* beq x0, x0, . + 10 */
                          "nop\n.word 0x00000000\n.word 0x00000000" ::: "memory");
         break;
+    case PROG_TRAP_DP_LOAD:
+        (void)*(volatile uint32_t *)AM_DEFAULT_DISPATCH_PC;
+        break;
+    case PROG_TRAP_DP_STORE:
+        *(volatile uint32_t *)AM_DEFAULT_DISPATCH_PC = 0;
+        break;
     default:
         break;
     }
@@ -110,6 +119,7 @@ static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
 {
     am_host_trap(ctx, way == PROG_TRAP_ECALL ? AM_FAULT_TRAP_ILLEGAL
                       : way == PROG_TRAP_BRANCH_EBREAK ? AM_FAULT_TRAP_EBREAK
+                      : way >= PROG_TRAP_DP_LOAD ? AM_FAULT_TRAP_BUS
                       : AM_FAULT_TRAP_MISALIGNED);
 }
 static inline void prog_spin_on_unit(am_ctx *ctx) { am_host_trap(ctx, AM_FAULT_WATCHDOG); }
