@@ -33,6 +33,7 @@ TEST(faults_program_every_class_in_order)
         AM_FAULT_TOO_MANY_SENDS, AM_FAULT_WATCHDOG, AM_FAULT_TRAP_MISALIGNED,
         AM_FAULT_TRAP_MISALIGNED, AM_FAULT_TRAP_MISALIGNED, AM_FAULT_TRAP_MISALIGNED,
         AM_FAULT_TRAP_ILLEGAL, AM_FAULT_TRAP_EBREAK, AM_FAULT_TRAP_MISALIGNED,
+        AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS,
     };
     /* the operation that failed and the offending value (ANY: the victim's
      * created actor, SELF_NEXT: the victim's reference, next generation) */
@@ -45,6 +46,7 @@ TEST(faults_program_every_class_in_order)
         { AM_OP_RUN, 0 }, { AM_OP_SEND, ANY }, { AM_OP_SEND, ANY }, { AM_OP_RUN, 0 },
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
+        { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
     };
     am_rt *rt;
     am_counters c = run("faults", &rt);
