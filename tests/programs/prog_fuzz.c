@@ -5,8 +5,11 @@
  * pseudo-random word kept in its state and mixed with the message: whether
  * and how many messages to send (fan-out, floods of 8), to whom (itself, the
  * peers it remembers, references received in the message, actors it just
- * created), whether to create actors (which know their creator: cycles),
- * whether to BECOME (remembering new peers), and whether to fail after
+ * created), whether to forward the message instead (am_forward: its words
+ * shifted, some replaced), whether to create actors (which know their
+ * creator: cycles), whether to BECOME (remembering new peers) or to set
+ * single state words (am_set_state, past the length too), and whether to
+ * fail after
  * staging all that -- by am_fail, a trap of each kind, a forged reference,
  * too many sends or creates, an unknown behavior or an oversized message.
  * Table-full and queue-full aborts happen on their own as populations and
@@ -61,8 +64,16 @@ void prog_fuzz_node(am_ctx *ctx)
         uint32_t nsend = ((r >> 10) & 15u) == 0 ? 8u : (r >> 14) & 3u;
         for (uint32_t i = 0; i < nsend; i++) {
             r = xorshift(r);
-            AM_SEND(ctx, pick(r, refs, n), ttl - 1, pick(r >> 8, refs, n),
-                    pick(r >> 16, refs, n), r);
+            if (((r >> 24) & 3u) == 0) {
+                /* the message on: ttl one less, words from `from` on (-2..5),
+                 * sometimes a reference in word 1 */
+                am_send_word(ctx, 0, ttl - 1);
+                if ((r >> 26) & 1u) am_send_word(ctx, 1, pick(r >> 8, refs, n));
+                am_forward(ctx, pick(r, refs, n), 1u + ((r >> 27) & 3u), (int32_t)((r >> 29) % 8u) - 2);
+            } else {
+                AM_SEND(ctx, pick(r, refs, n), ttl - 1, pick(r >> 8, refs, n),
+                        pick(r >> 16, refs, n), r);
+            }
         }
     }
 
@@ -72,11 +83,19 @@ void prog_fuzz_node(am_ctx *ctx)
         AM_BECOME(ctx, AMB_PROG_FUZZ_NODE, r, pick(r, refs, n), pick(r >> 5, refs, n),
                   am_state(ctx, 3), pick(r >> 10, refs, n), am_state(ctx, 5) + 1);
     }
+    /* single state words: 1 in 4, after a BECOME or not, past it too */
+    if (((r >> 19) & 3u) == 0) {
+        r = xorshift(r);
+        am_set_state(ctx, 0, r);
+        am_set_state(ctx, 1 + (r >> 8) % 7u, pick(r >> 12, refs, n));
+    }
 
-    /* fail after staging, 1 time in 8, in one of 11 ways */
+    /* fail after staging, 1 time in 8, in one of 13 ways */
     if (((r >> 20) & 7u) == 0) {
         am_word nine[9] = { 0 };
-        switch ((r >> 23) % 11u) {
+        switch ((r >> 23) % 13u) {
+        case 11: am_set_state(ctx, 8, r); break;
+        case 12: am_send_word(ctx, 8, r); break;
         case 0: am_fail(ctx, r); break;
         case 1: prog_trap(ctx, AM_FAULT_TRAP_ILLEGAL); break;
         case 2: prog_trap(ctx, AM_FAULT_TRAP_MISALIGNED); break;
