@@ -95,7 +95,9 @@ module am_actor_unit #(
   // cycle (the SoC's look-ahead, as wr_next_i) and, in the cycle it is
   // presented, whether it is an instruction fetch; the answer: read entry
   // dp_idx_o of the dispatch table now (dp_rd_o), the fetch completes next
-  // cycle. dev_i: a device asks for the firmware between transactions;
+  // cycle; dp_beh_o is the behavior field as the table read gives it, before
+  // the target's check selects it into dp_idx_o: the SoC adds it to the
+  // table's address while the check settles (iCE40 timing). dev_i: a device asks for the firmware between transactions;
   // restart_i: the SoC restarts the core
   input  wire                    dp_next_i,
   input  wire                    dp_instr_i,
@@ -103,6 +105,7 @@ module am_actor_unit #(
   input  wire                    restart_i,
   output wire                    dp_rd_o,
   output wire [BEH_W+1:0]        dp_idx_o,
+  output wire [BEH_W-1:0]        dp_beh_o,
   // trace port (TRACE=1)
   output wire                    trace_valid_o,
   output wire [3:0]              trace_kind_o,
@@ -212,7 +215,7 @@ module am_actor_unit #(
   wire                d_fault, d_gc, d_gc_demand, d_retry, d_unpop;
   wire                d_txn_end = d_end && !d_retry;   // a transaction ends (a retry is none)
   wire                d_open_d, d_owns_d;
-  wire [BEH_W-1:0]    d_chk_beh, d_beh;
+  wire [BEH_W-1:0]    d_chk_beh, d_chk_mbeh, d_beh;
   wire [31:0]         d_seq;
   wire [SLOT_W-1:0]   d_self_slot;
   wire [15:0]         d_self_gen;
@@ -267,8 +270,9 @@ module am_actor_unit #(
     .clk_i(clk_i), .rst_ni(rst_ni), .restart_i(restart_i),
     .dp_next_i(dp_next_i), .dp_instr_i(dp_instr_i), .busy_d_i(busy_d),
     .open_i(d_open), .wd_hold_i(wd_hold_q), .disp_i(d_disp), .chk_ok_i(d_chk_ok),
-    .chk_beh_i(d_chk_beh), .idle_i(d_idle), .nothing_i(d_nothing), .dev_i(dev_i),
+    .chk_beh_i(d_chk_mbeh), .idle_i(d_idle), .nothing_i(d_nothing), .dev_i(dev_i),
     .commit_o(dp_commit), .demand_o(dp_demand), .rd_o(dp_rd_o), .idx_o(dp_idx_o));
+  assign dp_beh_o = d_chk_mbeh;
 
   am_unit_regs #(.SLOT_W(SLOT_W), .QUEUE_AW(QUEUE_AW), .BEH_W(BEH_W),
                  .BEH_COUNT_RESET(BEH_COUNT_RESET), .WD_W(WD_W), .STATS(STATS)) u_regs (
@@ -432,7 +436,7 @@ module am_actor_unit #(
     .bw_rd_o(bw_rd), .bw_ridx_o(bw_ridx), .bw_rdata_i(bw_rdata), .txn_clear_o(d_txn_clear),
     .owns_o(d_owns), .open_o(d_open), .idle_o(d_idle), .seq_o(d_seq),
     .self_slot_o(d_self_slot), .self_gen_o(d_self_gen), .beh_o(d_beh), .len_o(d_len),
-    .slen_o(d_slen), .disp_o(d_disp), .chk_ok_o(d_chk_ok), .chk_beh_o(d_chk_beh),
+    .slen_o(d_slen), .disp_o(d_disp), .chk_ok_o(d_chk_ok), .chk_beh_o(d_chk_beh), .chk_mbeh_o(d_chk_mbeh),
     .dead_o(d_dead), .end_o(d_end), .commit_q_o(d_commit),
     .open_d_o(d_open_d), .owns_d_o(d_owns_d));
 

@@ -128,6 +128,7 @@ module am_dispatch #(
   output wire                  disp_o,      // CHECK: a dispatch happens
   output wire                  chk_ok_o,    // ... and its target is valid
   output wire [BEH_W-1:0]      chk_beh_o,   // ... whose behavior is this
+  output wire [BEH_W-1:0]      chk_mbeh_o,  // the behavior field as read, ungated (valid with chk_ok_o)
   output reg                   dead_o,      // the current dispatch is dead
   output wire                  end_o,       // END: transaction finished
   output wire                  commit_q_o,  // ... by a commit (else abort)
@@ -195,6 +196,7 @@ module am_dispatch #(
 
   assign chk_ok_o        = target_ok;
   assign chk_beh_o       = target_ok ? m_beh : {BEH_W{1'b0}};
+  assign chk_mbeh_o      = m_beh;
   assign owns_o          = (state_q != S_IDLE) && (state_q != S_RUN);
   assign open_o          = (state_q == S_RUN);
   assign idle_o          = (state_q == S_IDLE);
