@@ -295,7 +295,7 @@ module am_actor_unit #(
   am_unit_ext #(.TABLE_SLOTS(TABLE_SLOTS), .QUEUE_AW(QUEUE_AW), .MSG_WORDS(MSG_WORDS),
                 .STATE_WORDS(STATE_WORDS), .MAX_SENDS(MAX_SENDS), .BEH_W(BEH_W), .TRACE(TRACE),
                 .SLOT_W(SLOT_W), .META_W(META_W), .HDR_W(HDR_W), .SW(SW)) u_ext (
-    .clk_i(clk_i), .rst_ni(rst_ni), .a_i(a), .wdata_i(mem_wdata_i), .wr_acc_i(wr_acc),
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(d_txn_clear), .a_i(a), .wdata_i(mem_wdata_i), .wr_acc_i(wr_acc),
     .w_send_w_i(w_send_w), .w_new_st_i(w_new_st), .w_create_i(w_create), .w_inject_i(w_inject),
     .w_spawn_i(w_spawn), .w_free_i(w_free), .w_commit_i(c_commit),
     .beh_count_i(beh_count_q), .idle_i(d_idle),

@@ -62,6 +62,7 @@ module am_unit_ext #(
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
+  input  wire                 clear_i,      // the transaction ends (am_dispatch)
   // the bus
   input  wire [7:0]           a_i,          // mem_addr[9:2]
   input  wire [31:0]          wdata_i,
@@ -156,7 +157,18 @@ module am_unit_ext #(
   wire [QUEUE_AW:0] q_used    = {1'b0, q_count_i} + {1'b0, nsends_q};
   wire              q_room    = (q_used < QDEPTH[QUEUE_AW:0]);        // one more staged send fits
   assign q_room_o = q_room;
-  assign commit_ok_o = (cause_i == 5'd0) && (q_used <= QDEPTH[QUEUE_AW:0]);
+  // The staged sends fit the queue unless one was staged without room: while
+  // a transaction runs the queue's count does not change (pops happen at
+  // FETCH, INJECT only while the sequencer is idle) and the staged count
+  // only grows, so the sum passes the depth exactly when a send is staged at
+  // it. Kept in a register, the commit's check (and QUICK behind it) does
+  // not wait for the count's adders (the iCE40's critical path).
+  reg over_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni || clear_i)       over_q <= 1'b0;
+    else if (send_go_i && !q_room) over_q <= 1'b1;
+  end
+  assign commit_ok_o = (cause_i == 5'd0) && !over_q;
 
   wire ext_free  = idle_i;                           // external operations allowed
   wire inject_go = w_inject_i && ext_free && w_msg_ok && !q_full_i;

@@ -23,6 +23,8 @@ NAMES = {  # module -> what it is (docs/fpga.md)
     "am_unit_fault": "fault handler and record",
     "am_unit_gctrig": "collector trigger",
     "am_unit_stats": "statistics counters",
+    "am_unit_dp": "dispatch point",
+    "am_unit_fwd": "FORWARD's copy engine",
     "am_unit_trace": "trace port",
     "am_soc_rdata": "SoC read data",
     "am_gc": "collector",
@@ -35,6 +37,7 @@ NAMES = {  # module -> what it is (docs/fpga.md)
     "am_soc": "SoC: decode, bus ready, SYS",
     "am_board_reset": "board reset",
     "am_board_soc": "board wrapper",
+    "am_icebreaker": "board top", "am_hx8k": "board top", "am_ulx3s": "board top",
     "am_reg2x16": "two registers (iCEBreaker: DSP)",
     "am_down_counter": "down counter (iCEBreaker: DSP)",
 }
