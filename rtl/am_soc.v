@@ -210,10 +210,15 @@ module am_soc #(
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       dtab_q   <= {RAW{1'b0}};
+      dtab_dev_q  <= {RAW{1'b0}};
+      dtab_idle_q <= {RAW{1'b0}};
       dev_en_q <= 1'b0;
     end else begin
-      if (sel_sys && we && sa == `AM_SYS_DISPATCH && dtab_q == {RAW{1'b0}})
-        dtab_q <= mem_wdata[RAW+1:2];
+      if (sel_sys && we && sa == `AM_SYS_DISPATCH && dtab_q == {RAW{1'b0}}) begin
+        dtab_q      <= mem_wdata[RAW+1:2];
+        dtab_dev_q  <= mem_wdata[RAW+1:2] - {{(RAW-2){1'b0}}, 2'd2};
+        dtab_idle_q <= mem_wdata[RAW+1:2] - {{(RAW-1){1'b0}}, 1'b1};
+      end
       if (sel_sys && we && sa == `AM_SYS_DEVICES) dev_en_q <= mem_wdata[`AM_SYS_DEVICES_RX];
     end
   end
@@ -227,20 +232,20 @@ module am_soc #(
   // unit's answer reads the dispatch table's entry through the same port
   // (dp_rd), and the fetch completes with it in the next cycle.
   wire        ram_la = bus_on_d && la_go && rgn_d[0] && !guard_d;
-  wire        dp_rd;
+  wire        dp_rd, dp_wait;
   localparam integer DPW = `AM_DEFAULT_BEH_W + 2;   // the dispatch table's index (am_unit_dp)
   wire [DPW-1:0] dp_idx;
   wire [DPW-3:0] dp_beh;       // the behavior field as read, before the target's check
   reg  [RAW-1:0] dtab_q;       // SYS.DISPATCH: the table's entry 0, a word address
+  reg  [RAW-1:0] dtab_dev_q, dtab_idle_q;   // ... its entries -2 and -1
   // Entry dp_idx. A behavior's entry is summed from the field straight off
   // the actor table's read, in parallel with the check that selects it;
-  // DEVICE's and IDLE's entries come from the table's address alone. The
-  // check then only picks one: on the iCE40 an adder behind the check did
-  // not fit the 24 MHz cycle (docs/fpga.md).
+  // DEVICE's and IDLE's entries are registers (were they sums too, synthesis
+  // would share one adder behind the selection). The check then only picks
+  // one: on the iCE40 an adder behind the check did not fit the 24 MHz
+  // cycle (docs/fpga.md).
   wire [RAW-1:0] dp_beh_addr = dtab_q + {{(RAW-DPW+2){1'b0}}, dp_beh};
-  wire [RAW-1:0] dp_dev_addr  = dtab_q - {{(RAW-2){1'b0}}, 2'd2};
-  wire [RAW-1:0] dp_idle_addr = dtab_q - {{(RAW-1){1'b0}}, 1'b1};
-  wire [RAW-1:0] dp_addr = !dp_idx[DPW-1] ? dp_beh_addr : dp_idx[0] ? dp_idle_addr : dp_dev_addr;
+  wire [RAW-1:0] dp_addr = !dp_idx[DPW-1] ? dp_beh_addr : dp_idx[0] ? dtab_idle_q : dtab_dev_q;
   wire unused_dp_idx = ^dp_idx[DPW-2:1];   // (the same answer, as its kind and dp_beh)
   wire [31:0] ram_rdata;
   // The answer: `jal x0, A - DISPATCH_PC` from the table's word A, the
@@ -249,10 +254,15 @@ module am_soc #(
   // imm[20|10:1|11|19:12], rd = x0, JAL).
   wire [31:0] dp_jal = {1'b1, ram_rdata[10:1], ram_rdata[11], ram_rdata[19:12], 5'd0, 7'b1101111};
   wire unused_dp_jal = ^{ram_rdata[31:20], ram_rdata[0]};   // (below 1 MiB, word-aligned)
+  // While the fetch waits (dp_wait) the core announces nothing: the RAM
+  // reads the entry the answer would take in every waiting cycle, and the
+  // word read in the answering cycle (dp_rd) is the one the fetch gets. So
+  // the enable, the address's selection and the write strobes do not wait
+  // for the target's check.
   am_ram #(.WORDS(RAM_WORDS), .INIT_FILE(FIRMWARE)) ram (
-    .clk_i(clk_i), .rst_ni(rst_ni), .en_i(ram_la || dp_rd),
-    .addr_i(dp_rd ? dp_addr : la_addr[RAW+1:2]), .wdata_i(la_wdata),
-    .wstrb_i(dp_rd ? 4'd0 : la_wstrb & {4{la_write}}), .rdata_o(ram_rdata));
+    .clk_i(clk_i), .rst_ni(rst_ni), .en_i(ram_la || dp_wait),
+    .addr_i(dp_wait ? dp_addr : la_addr[RAW+1:2]), .wdata_i(la_wdata),
+    .wstrb_i(la_wstrb & {4{la_write}}), .rdata_o(ram_rdata));
 
   wire        urt_ready, urt_full_d;
   wire [31:0] urt_rdata;
@@ -281,7 +291,7 @@ module am_soc #(
     .wr_next_i(acc_d && rgn_d[1] && we_d),
     .la_i(la_go), .rd_la_i(bus_on_d && la_go && la_read && rgn_d[1]), .la_a_i(la_addr[9:2]), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq), .stack_i(stack_hit),
     .dp_next_i(acc_d && rgn_d[4] && !we_d), .dp_instr_i(mem_instr), .dev_i(dev_req),
-    .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_idx_o(dp_idx), .dp_beh_o(dp_beh),
+    .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_wait_o(dp_wait), .dp_idx_o(dp_idx), .dp_beh_o(dp_beh),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
     .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o),

@@ -68,6 +68,7 @@ module am_unit_dp #(
   output wire             commit_o,
   output wire             demand_o,
   output wire             rd_o,
+  output wire             wait_o,      // a fetch waits (pend_q): the core announces no other access
   output wire [BEH_W+1:0] idx_o        // two's complement: a behavior id, -1 IDLE, -2 DEVICE
 );
   localparam [BEH_W+1:0] IDX_IDLE = {(BEH_W+2){1'b1}}, IDX_DEVICE = {{(BEH_W+1){1'b1}}, 1'b0};
@@ -80,6 +81,7 @@ module am_unit_dp #(
   assign commit_o = accept && open_i && !wd_hold_i;
   assign demand_o = (pend_q || accept) && !dev_take;   // (from the accept on: QUICK commits)
   assign rd_o     = pend_q && (ans_beh || ans_dev || (idle_i && nothing_i));
+  assign wait_o   = pend_q;
   assign idx_o    = ans_beh ? {2'b00, chk_beh_i} : ans_dev ? IDX_DEVICE : IDX_IDLE;
 
   always @(posedge clk_i) begin

@@ -21,6 +21,7 @@ from pathlib import Path
 
 U, S, R = "am_actor_unit.v", "am_soc.v", "am_uart.v"
 REGS, GCT, WD = "am_unit_regs.v", "am_unit_gctrig.v", "am_unit_wdog.v"
+DISP = "am_dispatch.v"
 # name -> (what it removes, [(file, old text, new text), ...])
 CUTS = {
     "cut-readback": (
@@ -39,9 +40,12 @@ CUTS = {
     "cut-gc": (
         "the collector and its trigger",
         [(U, ".start_i(d_gc)", ".start_i(1'b0)"),
-         (GCT, "  assign due_o = (armed_q && (restore_i ? low_snap : low_now)) ||\n"
-               "                 ((period_i != 16'd0) && (left == {LW{1'b0}}));",
-               "  assign due_o = 1'b0;   // rtl_cut")]),
+         (GCT, "  wire period_out = (period_i != 16'd0) && (left == {LW{1'b0}});",
+               "  wire period_out = 1'b0;   // rtl_cut"),
+         (GCT, "  assign due_o        = (armed_q && (restore_i ? low_snap : low_now)) || period_out;",
+               "  assign due_o        = 1'b0;   // rtl_cut"),
+         (GCT, "  assign due_commit_o = (armed_q && low_now) || period_out;",
+               "  assign due_commit_o = 1'b0;   // rtl_cut")]),
     "cut-faults": (
         "fault delivery (FAULT_HANDLER, SET_HANDLER, the F_* registers)",
         [(U, ".fh_set_i(fh_set)", ".fh_set_i(1'b0)"),
@@ -60,6 +64,19 @@ CUTS = {
     "cut-traps": (
         "the SoC's trap tracking (RESTART_PC and the fetch-sequence bit)",
         [(S, "    if (fetch_start && !rs_hold_q) begin", "    if (1'b0) begin   // rtl_cut")]),
+    "cut-forward": (
+        "FORWARD's copy engine (am_unit_fwd: FWD_FROM, FORWARD[n])",
+        [(U, ".w_from_i(w_fwd_from && d_open)", ".w_from_i(1'b0)"),
+         (U, ".fwd_i(a_fwd)", ".fwd_i(1'b0)")]),
+    "cut-quick": (
+        "QUICK (a commit without creates or BECOME ends and fetches in its own cycle)",
+        [(DISP, "  wire quick     = (state_q == S_RUN)", "  wire quick     = 1'b0 && (state_q == S_RUN)")]),
+    "cut-lareads": (
+        "unit reads started on the core's look-ahead (a wait state per unit read)",
+        [(S, ".rd_la_i(bus_on_d && la_go && la_read && rgn_d[1])", ".rd_la_i(1'b0)")]),
+    "cut-devices": (
+        "the dispatch point's DEVICE entry (SYS.DEVICES: the UART's receiver asks)",
+        [(S, "  wire dev_req = dev_en_q && urt_rx_valid;", "  wire dev_req = 1'b0;   // rtl_cut")]),
     "cut-uartrx": (
         "the UART's receiver",
         [(R, "      overrun_q   <= 8'd0;\n    end else begin\n      rx_sync_q",
