@@ -61,9 +61,9 @@ CUTS = {
         "the SoC's trap tracking (RESTART_PC and the fetch-sequence bit)",
         [(S, "    if (fetch_start && !rs_hold_q) begin", "    if (1'b0) begin   // rtl_cut")]),
     "cut-uartrx": (
-        "the UART's receiver",
-        [(R, "      overrun_q   <= 8'd0;\n    end else begin\n      rx_sync_q",
-             "      overrun_q   <= 8'd0;\n    end else if (1'b0) begin   // rtl_cut\n      rx_sync_q")]),
+        "the UART's receiver and its FIFO",
+        [(R, "      frame_err_q <= 8'd0;\n    end else begin\n      rx_sync_q",
+             "      frame_err_q <= 8'd0;\n    end else if (1'b0) begin   // rtl_cut\n      rx_sync_q")]),
 }
 
 
