@@ -35,7 +35,7 @@ $(AM_DEFS_VH): include/am_iface.def scripts/am_iface.py
 	@$(AM_PY) scripts/am_iface.py vh $@
 
 RTL_UNIT_SRCS := rtl/am_actor_unit.v rtl/am_unit_bus.v rtl/am_unit_regs.v rtl/am_unit_rdata.v \
-                 rtl/am_unit_ext.v rtl/am_unit_hdr.v rtl/am_unit_wdog.v rtl/am_unit_fault.v rtl/am_unit_dp.v rtl/am_unit_fwd.v \
+                 rtl/am_unit_ext.v rtl/am_unit_hdr.v rtl/am_unit_wdog.v rtl/am_unit_fault.v rtl/am_unit_dp.v rtl/am_unit_fwd.v rtl/am_unit_con.v \
                  rtl/am_unit_gctrig.v rtl/am_unit_stats.v rtl/am_unit_trace.v \
                  rtl/am_reg2x16.v rtl/am_down_counter.v \
                  rtl/am_event_queue.v rtl/am_actor_table.v rtl/am_txn.v rtl/am_dispatch.v rtl/am_gc.v
