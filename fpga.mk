@@ -231,6 +231,7 @@ $(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/
 	  $(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$(call fpga_arch,$*),$(subst -O2,-Os,$(FW_CFLAGS))) -DFW_LINK=0 \
 	  -I$(FPGA_DIR_P) -nostdlib -nostartfiles -T firmware/link.ld -Wl,-u,memset -Wl,-u,memcpy \
 	  -Wl,--defsym=RAM_SIZE=$$(( $($*_RAM_WORDS) * 4 )) -Wl,--defsym=STACK_MIN=$(FPGA_STACK_MIN) \
+	  -Wl,--defsym=LINK_AREA=0 -Wl,--defsym=LOAD_MAX=0 \
 	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(FPGA_BUILD)/$*/fw.map \
 	  $(filter-out firmware/fw_table.c,$(FW_SRC)) $(wildcard $(FPGA_DIR_P)/*.c) $< -lgcc -o $(FPGA_BUILD)/$*/fw.elf
 	$(RV_PREFIX)objcopy -O binary $(FPGA_BUILD)/$*/fw.elf $(FPGA_BUILD)/$*/fw.bin

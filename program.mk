@@ -20,7 +20,7 @@ AM_PROGRAM_PY    := python3 scripts/am_program.py
 PROJECT_PROGRAMS := demos tests/programs bench/workloads tests/link/prog
 # the stack every image keeps below the top of RAM at the least (bytes)
 FW_STACK_MIN     ?= 2048
-FW_CFG := $(call am_stamp,$(BUILD)/programs/fw-flags,$(RV_PREFIX) | $(FW_CFLAGS) | $(FW_RAM) | $(FW_STACK_MIN))
+FW_CFG := $(call am_stamp,$(BUILD)/programs/fw-flags,$(RV_PREFIX) | $(FW_CFLAGS) | $(FW_RAM) | $(FW_STACK_MIN) | $(FW_LINK_AREA) | $(FW_LOAD_MAX))
 
 am_sym = am_progset_$(subst .,_,$(subst -,_,$(subst /,_,$(1))))
 
@@ -67,6 +67,7 @@ $(BUILD)/programs/$(2)/fw/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard
 	@$(AM_PROGRAM_PY) link $(1) $(FW_RAM) $(FW_STACK_MIN) -- \
 	  $(RV_PREFIX)gcc $(FW_CFLAGS) -I$(1) -nostdlib -nostartfiles -T firmware/link.ld \
 	  -Wl,--defsym=RAM_SIZE=$(FW_RAM) -Wl,--defsym=STACK_MIN=$(FW_STACK_MIN) \
+	  -Wl,--defsym=LINK_AREA=$(FW_LINK_AREA) -Wl,--defsym=LOAD_MAX=$(FW_LOAD_MAX) \
 	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$$(@D)/fw.map \
 	  $(FW_SRC) $(wildcard $(1)/*.c) -lgcc -o $$(@D)/fw.elf
 	@$(RV_PREFIX)objcopy -O binary $$(@D)/fw.elf $$(@D)/fw.bin

@@ -21,7 +21,11 @@
  *   +0x10  behavior-table hash (FNV-1a of the names, host/am_progset.h)
  *   +0x28  hash of the sources (scripts/am_program.py srchash)
  *
- *   power-on:  stack, clear .bss, fw_main().
+ *   power-on:  stack, clear .bss, fw_main() (also after a reboot into an
+ *              image loaded over the link: RESTART.LOADED alone).
+ *   reboot:    RESTART.REBOOT: the link's loader asked for it -- jump to
+ *              the copy routine at SYS.REBOOT, which moves the received
+ *              image to 0 and reboots into it (fw_copy_stub below).
  *   restart:   stack, fw_trap(RESTART, RESTART_PC) -- it aborts the
  *              transaction (or acknowledges the watchdog) -- and back to
  *              the dispatch point (fw_loop). Behaviors hold no resources, so nothing
@@ -30,6 +34,7 @@
 /* the registers of include/am_iface.def as symbols (SYS_BASE, SYS_RESTART, ...) */
 #define AM_IF_BLOCK(blk, base, bits, doc, notes) .equ blk##_BASE, base;
 #define AM_IF_REG(blk, name, off, acc, cyc, doc) .equ blk##_##name, off;
+#define AM_IF_FIELD(blk, reg, name, lsb, width, doc) .equ blk##_##reg##_##name, ((1 << (width)) - 1) << (lsb);
 #include "am_iface.def"
 
     .section .text.start, "ax"
@@ -53,6 +58,9 @@ entry:
     la      sp, __stack_top
     li      t0, SYS_BASE
     lw      a0, SYS_RESTART(t0)
+    andi    a1, a0, SYS_RESTART_REBOOT
+    bnez    a1, reboot
+    andi    a0, a0, ~SYS_RESTART_LOADED
     bnez    a0, restart
     la      a0, __bss_start
     la      a1, __bss_end
@@ -62,6 +70,10 @@ entry:
     j       1b
 2:  call    fw_main
 3:  j       3b
+
+reboot:
+    lw      t1, SYS_REBOOT(t0)
+    jr      t1
 
 restart:
     lw      a1, SYS_RESTART_PC(t0)
@@ -80,3 +92,30 @@ fw_restart:
 fw_loop:
     li      ra, AU_BASE + AU_DISPATCH
     jr      ra
+
+    /* The loader's copy routine (firmware/fw_link.c): position independent,
+     * copied above the image after two words -- the received image's
+     * address and its size in bytes -- and entered after a reboot (crt0's
+     * "reboot" above), when the stack guard is off. It copies the image to
+     * 0 (forward: the source lies above its destination) and reboots into
+     * it: SYS.REBOOT = 0, RESTART.LOADED. */
+    .section .text.fw_copy_stub, "ax"
+    .globl  fw_copy_stub
+    .globl  fw_copy_stub_end
+    .p2align 2
+fw_copy_stub:
+    auipc   t2, 0
+    lw      a0, -8(t2)
+    lw      a1, -4(t2)
+    li      a2, 0
+1:  beqz    a1, 2f
+    lw      a3, 0(a0)
+    sw      a3, 0(a2)
+    addi    a0, a0, 4
+    addi    a2, a2, 4
+    addi    a1, a1, -4
+    j       1b
+2:  li      t0, SYS_BASE
+    sw      zero, SYS_REBOOT(t0)
+3:  j       3b
+fw_copy_stub_end:
