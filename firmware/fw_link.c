@@ -10,9 +10,9 @@
  * state words through STATE (its export table) are the unit's between-
  * transaction operations, each a trace record the simulator's lockstep
  * checker replays on the reference runtime at the same boundary. No
- * watchdog runs here: a turn takes at most one frame (or FW_LINK_TURN
- * bytes), and the unit dispatches an event before the next turn, so
- * behaviors and the host take turns.
+ * watchdog runs here: a turn takes at most two frames, and the unit
+ * dispatches an event before the next turn, so behaviors and the host take
+ * turns.
  *
  * Its state lives in the link area at the top of RAM (firmware/link.ld),
  * above the stack guard's limit: .bss is read-only after boot for all code.
@@ -31,9 +31,12 @@
 
 #if FW_LINK
 
-/* bytes taken from the FIFO in one DEVICE turn at most (a turn also ends
- * with a frame) */
-#define FW_LINK_TURN 96u
+/* What one DEVICE turn takes from the FIFO at most: two frames, so that a
+ * host faster than the actors fills the event queue (one event is
+ * dispatched between two turns) and is answered BUSY, never starves them;
+ * and FW_LINK_TURN bytes, so that garbage cannot hold the core either. */
+#define FW_LINK_TURN 160u
+#define FW_LINK_TURN_FRAMES 2u
 /* the link area (firmware/link.ld, fw.mk's FW_LINK_AREA) */
 #define FW_LINK_AREA_BYTES 512u
 
@@ -107,6 +110,9 @@ static int op_load(void *user, uint32_t off, const uint8_t *p, uint32_t n)
 {
     (void)user;
     if (off > LOAD_MAX || n > LOAD_MAX - off) return AM_LINK_E_TOO_BIG;
+    /* an image whose header says it is bigger is refused at once */
+    if (off == 0 && n >= 12 && am_link_get32(p + 4) == AM_IMAGE_MAGIC && am_link_get32(p + 8) > LOAD_MAX)
+        return AM_LINK_E_TOO_BIG;
     uint8_t *d = (uint8_t *)__load_buf + off;
     while (n--) *d++ = *p++;
     return AM_LINK_OK;
@@ -163,13 +169,16 @@ static void reboot_into_image(uint32_t size)
     for (;;) {}
 }
 
-/* The DEVICE entry: bytes from the FIFO into the service, a frame at most. */
+/* The DEVICE entry: bytes from the FIFO into the service. A START or a
+ * SHUTDOWN ends the turn: nothing after them is taken by this program. */
 static void fw_link_device(void)
 {
-    for (uint32_t k = 0; k < FW_LINK_TURN; k++) {
+    uint32_t frames = 0;
+    for (uint32_t k = 0; k < FW_LINK_TURN && frames < FW_LINK_TURN_FRAMES && !LS->reboot && !LS->stop;
+         k++) {
         uint32_t b = UART(UART_RXDATA);
         if (!(b & 0x100u)) break;
-        if (am_link_svc_byte(&LS->svc, (uint8_t)b)) break;
+        frames += (uint32_t)am_link_svc_byte(&LS->svc, (uint8_t)b);
     }
     if (LS->reboot) reboot_into_image(LS->reboot);
     if (LS->stop) {

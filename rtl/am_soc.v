@@ -43,8 +43,9 @@
 // image header), so a stack overflow stops at its first store below it,
 // before code or data change (docs/firmware.md).
 // Reboot (the link's loader, docs/link.md "Loading"): a write of A to
-// SYS.REBOOT resets the core, the actor unit, the UART and the SYS
-// registers -- everything but the RAM. With A != 0 the core then finds
+// SYS.REBOOT resets the core, the actor unit and the SYS registers --
+// everything but the RAM and the UART, whose receive FIFO keeps what the
+// host sent meanwhile for the next image's link service. With A != 0 the core then finds
 // RESTART.REBOOT set and SYS.REBOOT = A (crt0.S jumps there: a copy
 // routine outside the image, which moves a received image to 0); with
 // A = 0, RESTART.LOADED set (kept until power-on): the image at 0 came over
@@ -109,8 +110,8 @@ module am_soc #(
   output wire        dbg_dp_done_o           // ... and goes on (the fetch completes)
 );
   // ---- reboot (see the header) -------------------------------------------------
-  // rst_n: the reset of everything but the RAM and the reboot's own
-  // registers -- the power-on reset, or a reboot's (rb_cnt_q cycles)
+  // rst_n: the reset of everything but the RAM, the UART and the reboot's
+  // own registers -- the power-on reset, or a reboot's (rb_cnt_q cycles)
   reg  [1:0]     rb_cnt_q;
   wire           rst_n = rst_ni && rb_cnt_q == 2'd0;
 
@@ -257,7 +258,7 @@ module am_soc #(
   wire [31:0] urt_rdata;
   wire        urt_rx_valid;
   am_uart #(.DIV(UART_DIV), .DIV_RW(UART_DIV_RW)) uart (
-    .clk_i(clk_i), .rst_ni(rst_n), .valid_i(sel_urt), .ready_o(urt_ready),
+    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_urt), .ready_o(urt_ready),
     .tx_full_d_o(urt_full_d), .addr_i(mem_addr[`AM_UART_AW+1:2]), .wdata_i(mem_wdata), .we_i(we),
     .rdata_o(urt_rdata),
     .tx_o(uart_tx_o), .rx_i(uart_rx_i), .tx_strobe_o(con_strobe_o), .tx_byte_o(con_byte_o),
