@@ -16,7 +16,7 @@
  *   +0x00  j  entry           +0x14  behaviors in the table
  *   +0x04  magic "AMI1"       +0x18  boot behavior (0 at SYS.BOOT_BEH: this one)
  *   +0x08  image bytes        +0x1C  minimum stack bytes (FW_STACK_MIN)
- *   +0x0C  CRC-32 (this word  +0x20  RAM bytes the image was linked for
+ *   +0x0C  CRC-32 (this word  +0x20  the stack's top (the RAM less the link's areas)
  *          0 while computed)  +0x24  end of .bss: the stack has the rest
  *   +0x10  behavior-table hash (FNV-1a of the names, host/am_progset.h)
  *   +0x28  hash of the sources (scripts/am_program.py srchash)
