@@ -35,6 +35,7 @@
 #include "am_progset.h"
 extern "C" {
 #include "am_link_target.h"
+#include "am_link_wire.h"
 }
 
 namespace {
@@ -219,11 +220,18 @@ struct LinkPort {
     std::vector<char> txbuf;
     uint64_t quiet = 0;             // cycles since anything happened
     uint64_t rx_bytes = 0, tx_bytes = 0;
+    // round trips: from the first start bit of the host's bytes after the
+    // line was idle (or after a HELLO's answer) to the last bit of the next
+    // REPLY frame: one ask at a time, as am-link ask makes them
+    bool rt_open = false;
+    uint64_t rt_start = 0, rt_n = 0, rt_sum = 0, rt_min = UINT64_MAX, rt_max = 0;
+    uint32_t tx_pos = 0, tx_type = 0;
 
     // the receive line's level this cycle
-    int line() {
+    int line(uint64_t cycle) {
         if (bit == 0) {
             if (rxq.empty()) return 1;
+            if (!rt_open) { rt_open = true; rt_start = cycle; }
             frame = (uint16_t)(1u << 9 | (uint32_t)rxq.front() << 1);
             rxq.pop_front();
             rx_bytes++;
@@ -237,6 +245,22 @@ struct LinkPort {
         }
         quiet = 0;
         return level;
+    }
+    // a byte the UART sent: a REPLY frame's delimiter ends a round trip
+    // (its 10 bits still to go on the line)
+    void tx(uint8_t b, uint64_t cycle) {
+        txbuf.push_back((char)b);
+        quiet = 0;
+        if (tx_pos == 1) tx_type = b;          // after COBS' first code byte: the type
+        tx_pos = b == 0 ? 0 : tx_pos + 1;
+        if (b == 0 && tx_type == AM_LINK_REPLY && rt_open) {
+            uint64_t t = cycle - rt_start + 10u * div;
+            rt_n++; rt_sum += t;
+            if (t < rt_min) rt_min = t;
+            if (t > rt_max) rt_max = t;
+            rt_open = false;
+        }
+        if (b == 0 && tx_type == AM_LINK_HELLO_R) rt_open = false;   // a session's start is no ask
     }
     // what the host sent (no wait), and what the machine sent out
     bool pump(bool idle) {
@@ -459,7 +483,7 @@ int main(int argc, char **argv)
         top->rst_ni = cycle >= 4;
         top->clk_i = 0;
         if (link.on) {
-            top->uart_rx_i = link.line();
+            top->uart_rx_i = link.line(cycle);
             if ((cycle & 1023) == 0) {
                 if (g_stop) break;
                 bool idle = ++link.quiet > 64 && link.rxq.empty() && link.bit == 0;
@@ -473,8 +497,7 @@ int main(int argc, char **argv)
         if (top->con_strobe_o) {
             cosim_uart_byte(cs, top->con_byte_o);
             if (link.on) {
-                link.txbuf.push_back((char)top->con_byte_o);
-                link.quiet = 0;
+                link.tx(top->con_byte_o, cycle);
             } else if (!quiet) {
                 std::putchar(top->con_byte_o);
                 std::fflush(stdout);
@@ -703,6 +726,12 @@ int main(int argc, char **argv)
                     (unsigned long long)link.tx_bytes, (unsigned long long)fb,
                     (unsigned long long)fs, (unsigned long long)loads,
                     (unsigned long long)cosim_checked(cs), rc == 1 ? "DIVERGED" : "0 divergences");
+        if (link.rt_n)
+            std::printf("[%s] link: %llu ask round trips at %u cycles a bit (the request's first bit "
+                        "to the reply's last): mean %.0f cycles, min %llu, max %llu\n",
+                        prog_name.c_str(), (unsigned long long)link.rt_n, (unsigned)link.div,
+                        (double)link.rt_sum / (double)link.rt_n, (unsigned long long)link.rt_min,
+                        (unsigned long long)link.rt_max);
     }
     cosim_free(cs);
     return rc;
