@@ -36,6 +36,11 @@
 #define AM_IF_REG(blk, name, off, acc, cyc, doc) .equ blk##_##name, off;
 #define AM_IF_FIELD(blk, reg, name, lsb, width, doc) .equ blk##_##reg##_##name, ((1 << (width)) - 1) << (lsb);
 #include "am_iface.def"
+/* an image built without the host link (FW_LINK=0: the boards') never asks
+ * for a reboot into a copy routine: it has no loader */
+#ifndef FW_LINK
+#define FW_LINK 1
+#endif
 
     .section .text.start, "ax"
     .globl _start
@@ -58,8 +63,10 @@ entry:
     la      sp, __stack_top
     li      t0, SYS_BASE
     lw      a0, SYS_RESTART(t0)
+#if FW_LINK
     andi    a1, a0, SYS_RESTART_REBOOT
     bnez    a1, reboot
+#endif
     andi    a0, a0, ~SYS_RESTART_LOADED
     bnez    a0, restart
     la      a0, __bss_start
@@ -71,9 +78,11 @@ entry:
 2:  call    fw_main
 3:  j       3b
 
+#if FW_LINK
 reboot:
     lw      t1, SYS_REBOOT(t0)
     jr      t1
+#endif
 
 restart:
     lw      a1, SYS_RESTART_PC(t0)

@@ -226,11 +226,18 @@ struct LinkPort {
     bool rt_open = false;
     uint64_t rt_start = 0, rt_n = 0, rt_sum = 0, rt_min = UINT64_MAX, rt_max = 0;
     uint32_t tx_pos = 0, tx_type = 0;
+    // messages in: the firmware's INJECTs after the boot's, and the cycles
+    // from the first to the last of them
+    uint64_t inj_n = 0, inj_first = 0, inj_last = 0;
+
+    // the firmware has set the UART up (its divider: SYS.LINK.DIV, at boot
+    // before anything the trace port shows): bytes go on the line from then
+    bool ready = false;
 
     // the receive line's level this cycle
     int line(uint64_t cycle) {
         if (bit == 0) {
-            if (rxq.empty()) return 1;
+            if (rxq.empty() || !ready) return 1;
             if (!rt_open) { rt_open = true; rt_start = cycle; }
             frame = (uint16_t)(1u << 9 | (uint32_t)rxq.front() << 1);
             rxq.pop_front();
@@ -548,6 +555,7 @@ int main(int argc, char **argv)
         if (top->trace_valid_o) {
             unsigned kind = top->trace_kind_o;
             link.quiet = 0;
+            link.ready = true;
             uint32_t words[8];
             for (int w = 0; w < 8; w++) words[w] = top->trace_words_o[w];
             uint32_t len = top->trace_len_o;
@@ -630,6 +638,10 @@ int main(int argc, char **argv)
             case AM_TRACE_SPAWN:
             case AM_TRACE_INJECT:
             case AM_TRACE_UNPIN:
+                if (link.on && kind == AM_TRACE_INJECT && cosim_checked(cs) > 0) {
+                    if (!link.inj_n++) link.inj_first = cycle;
+                    link.inj_last = cycle;
+                }
                 // between transactions: the boot's, then the host link's
                 if (cosim_ext(cs, kind, top->trace_ref_o, top->trace_beh_o, len, words) != 0)
                     diverged = true;
@@ -726,6 +738,11 @@ int main(int argc, char **argv)
                     (unsigned long long)link.tx_bytes, (unsigned long long)fb,
                     (unsigned long long)fs, (unsigned long long)loads,
                     (unsigned long long)cosim_checked(cs), rc == 1 ? "DIVERGED" : "0 divergences");
+        if (link.inj_n > 1)
+            std::printf("[%s] link: %llu messages injected in %llu cycles (the first to the last): "
+                        "%.0f cycles a message\n", prog_name.c_str(), (unsigned long long)link.inj_n,
+                        (unsigned long long)(link.inj_last - link.inj_first),
+                        (double)(link.inj_last - link.inj_first) / (double)(link.inj_n - 1));
         if (link.rt_n)
             std::printf("[%s] link: %llu ask round trips at %u cycles a bit (the request's first bit "
                         "to the reply's last): mean %.0f cycles, min %llu, max %llu\n",

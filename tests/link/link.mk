@@ -13,4 +13,12 @@ LINK_TEST_DEPS := $(BUILD)/tests/link/test_link $(BUILD)/host/am-run $(BUILD)/ho
 
 .PHONY: link-test
 link-test: deps $(LINK_TEST_DEPS)
-	@BUILD=$(BUILD) scripts/run-suites.sh link tests/link/e2e.sh tests/link/cli.sh tests/link/sim.sh
+	@BUILD=$(BUILD) scripts/run-suites.sh link tests/link/e2e.sh tests/link/cli.sh tests/link/sim.sh \
+	  tests/link/bench-quick.sh
+
+# make bench-link: the link's figures on the simulated SoC (tests/link/bench.sh,
+# build/bench/link.md); its answers are checked in make link-test too
+# (QUICK=1: one setting), its timings never
+.PHONY: bench-link
+bench-link: deps $(LINK_TEST_DEPS)
+	@BUILD=$(BUILD) tests/link/bench.sh

@@ -47,8 +47,9 @@ static int sim;          /* the target is am-sim */
  * dispatched, outruns the counter anyway. */
 #define FLOOD (sim ? COUNTER : SLOW)
 #define FLOOD_WORDS (sim ? 2u : 8u)
-/* cycles per bit on the simulated line: 3 Mbaud at the iCEBreaker's 24 MHz */
-#define SIM_LINK_DIV "8"
+/* cycles per bit on the simulated line: 3 Mbaud at the iCEBreaker's 24 MHz
+ * ($AM_LINK_DIV: another, for make bench-link) */
+static const char *sim_link_div = "8";
 static char port[512];
 static pid_t target = -1;
 static int ntargets;
@@ -118,7 +119,7 @@ static void start_target(int socket_)
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); }
         if (sim)
-            execl(target_path, target_path, "--link", port, "--link-div", SIM_LINK_DIV, "--quiet",
+            execl(target_path, target_path, "--link", port, "--link-div", sim_link_div, "--quiet",
                   "link-echo", (char *)NULL);
         else
             execl(target_path, target_path, socket_ ? "--link-socket" : "--link", port, "link-echo",
@@ -863,6 +864,7 @@ int main(int argc, char **argv)
     const char *base = strrchr(target_path, '/');
     sim = strcmp(base ? base + 1 : target_path, "am-sim") == 0;
     am_run = argc == 6 ? argv[5] : target_path;
+    if (getenv("AM_LINK_DIV")) sim_link_div = getenv("AM_LINK_DIV");
     link_image = argv[2];
     demos_image = argv[3];
     workdir = argv[4];
