@@ -168,6 +168,13 @@ ulx3s_RAM_WORDS       := 16384
 ulx3s_FW              := full
 endif
 ulx3s_PROG            := openFPGALoader
+# LINK=1: the host link on (SYS.LINK.ON: console output as frames, the
+# firmware serves am-link, make load loads programs over it; docs/link.md).
+# Its full firmware has the link's code; the iCE40 boards' images have no
+# room for it.
+ifeq ($(LINK),1)
+ulx3s_SOC             += LINK_CFG=1
+endif
 # EHXPLLL: f = 25 MHz * CLKFB / CLKI, VCO = f * CLKOP (400..800 MHz)
 ulx3s_MHZ             ?= 60
 ulx3s_PLL_50          := PLL_CLKI_DIV=1 PLL_CLKFB_DIV=2 PLL_CLKOP_DIV=12

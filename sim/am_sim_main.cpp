@@ -704,22 +704,22 @@ int main(int argc, char **argv)
         uint64_t cyc = report[1], disp = report[2];
         std::printf("\n[%s] lockstep: %llu transactions checked, %s; hardware: cycles=%llu "
                     "dispatches=%llu commits=%u aborts=%u queue-high-water=%u live=%u\n",
-                    name, (unsigned long long)cosim_checked(cs),
+                    prog_name.c_str(), (unsigned long long)cosim_checked(cs),
                     rc == 1 ? "DIVERGED" : "0 divergences", (unsigned long long)cyc,
                     (unsigned long long)disp, report[3], report[4], report[6], report[7]);
         if (restarts)
-            std::printf("[%s] core restarts: %llu (traps, bus errors, watchdog aborts)\n", name,
+            std::printf("[%s] core restarts: %llu (traps, bus errors, watchdog aborts, reboots)\n", prog_name.c_str(),
                         (unsigned long long)restarts);
         std::printf("[%s] gc: runs=%u reclaimed=%u cycles=%u (%.2f%% of all, %.1f per dispatch) "
                     "max-pause=%u live-after-gc-max=%u\n",
-                    name, report[8], report[9], report[10],
+                    prog_name.c_str(), report[8], report[9], report[10],
                     cyc ? 100.0 * report[10] / (double)cyc : 0.0,
                     disp ? report[10] / (double)disp : 0.0, report[11], report[12]);
         if (ph.n) {
             double n = (double)ph.n;
             std::printf("[%s] cycles/dispatch %.1f = dispatch %.1f + behavior %.1f + "
                         "staging %.1f + commit %.1f (mean over %llu dispatches)\n",
-                        name, (double)(ph.dispatch + ph.behavior + ph.staging + ph.commit) / n,
+                        prog_name.c_str(), (double)(ph.dispatch + ph.behavior + ph.staging + ph.commit) / n,
                         ph.dispatch / n, ph.behavior / n, ph.staging / n, ph.commit / n,
                         (unsigned long long)ph.n);
         }
