@@ -168,6 +168,13 @@ ulx3s_RAM_WORDS       := 16384
 ulx3s_FW              := full
 endif
 ulx3s_PROG            := openFPGALoader
+# LINK=1: the host link on (SYS.LINK.ON: console output as frames, the
+# firmware serves am-link, make load loads programs over it; docs/link.md).
+# Its full firmware has the link's code; the iCE40 boards' images have no
+# room for it.
+ifeq ($(LINK),1)
+ulx3s_SOC             += LINK_CFG=1
+endif
 # EHXPLLL: f = 25 MHz * CLKFB / CLKI, VCO = f * CLKOP (400..800 MHz)
 ulx3s_MHZ             ?= 60
 ulx3s_PLL_50          := PLL_CLKI_DIV=1 PLL_CLKFB_DIV=2 PLL_CLKOP_DIV=12
@@ -231,6 +238,7 @@ $(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/
 	  $(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$(call fpga_arch,$*),$(subst -O2,-Os,$(FW_CFLAGS))) -DFW_LINK=0 \
 	  -I$(FPGA_DIR_P) -nostdlib -nostartfiles -T firmware/link.ld -Wl,-u,memset -Wl,-u,memcpy \
 	  -Wl,--defsym=RAM_SIZE=$$(( $($*_RAM_WORDS) * 4 )) -Wl,--defsym=STACK_MIN=$(FPGA_STACK_MIN) \
+	  -Wl,--defsym=LINK_AREA=0 -Wl,--defsym=LOAD_MAX=0 \
 	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(FPGA_BUILD)/$*/fw.map \
 	  $(filter-out firmware/fw_table.c,$(FW_SRC)) $(wildcard $(FPGA_DIR_P)/*.c) $< -lgcc -o $(FPGA_BUILD)/$*/fw.elf
 	$(RV_PREFIX)objcopy -O binary $(FPGA_BUILD)/$*/fw.elf $(FPGA_BUILD)/$*/fw.bin

@@ -20,7 +20,7 @@ AM_PROGRAM_PY    := python3 scripts/am_program.py
 PROJECT_PROGRAMS := demos tests/programs bench/workloads tests/link/prog
 # the stack every image keeps below the top of RAM at the least (bytes)
 FW_STACK_MIN     ?= 2048
-FW_CFG := $(call am_stamp,$(BUILD)/programs/fw-flags,$(RV_PREFIX) | $(FW_CFLAGS) | $(FW_RAM) | $(FW_STACK_MIN))
+FW_CFG := $(call am_stamp,$(BUILD)/programs/fw-flags,$(RV_PREFIX) | $(FW_CFLAGS) | $(FW_RAM) | $(FW_STACK_MIN) | $(FW_LINK_AREA) | $(FW_LOAD_MAX))
 
 am_sym = am_progset_$(subst .,_,$(subst -,_,$(subst /,_,$(1))))
 
@@ -67,6 +67,7 @@ $(BUILD)/programs/$(2)/fw/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard
 	@$(AM_PROGRAM_PY) link $(1) $(FW_RAM) $(FW_STACK_MIN) -- \
 	  $(RV_PREFIX)gcc $(FW_CFLAGS) -I$(1) -nostdlib -nostartfiles -T firmware/link.ld \
 	  -Wl,--defsym=RAM_SIZE=$(FW_RAM) -Wl,--defsym=STACK_MIN=$(FW_STACK_MIN) \
+	  -Wl,--defsym=LINK_AREA=$(FW_LINK_AREA) -Wl,--defsym=LOAD_MAX=$(FW_LOAD_MAX) \
 	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$$(@D)/fw.map \
 	  $(FW_SRC) $(wildcard $(1)/*.c) -lgcc -o $$(@D)/fw.elf
 	@$(RV_PREFIX)objcopy -O binary $$(@D)/fw.elf $$(@D)/fw.bin
@@ -117,6 +118,25 @@ $(eval $(call am_program_rules,$(PROGRAM_DIR),$(PROGRAM_KEY),1))
 endif
 PROGRAM_BUILD := $(BUILD)/programs/$(PROGRAM_KEY)
 endif
+
+# ---- make load BOARD=... PROGRAM=DIR NAME=NAME [LOAD_PORT=DEV]: program NAME
+# of folder DIR into a running board over the host link (docs/link.md,
+# "Loading"): the folder's image with NAME as its boot program, sent with
+# am-link load; no synthesis, no place-and-route. The board runs a
+# bitstream built with the link (make ecp5 BOARD=ulx3s LINK=1).
+LOAD_PORT ?= $(or $(AM_LINK_PORT),/dev/ttyUSB0)
+.PHONY: load
+load: program-check deps
+	@case "$(BOARD)" in \
+	  ulx3s) ;; \
+	  hx8k) echo "make load: the HX8K's 8 KiB of RAM hold one image, and no room for the link's code: its firmware has no link (docs/link.md); make ice40-fw BOARD=hx8k PROGRAM=$(PROGRAM) NAME=$(NAME) swaps the program in without place-and-route"; exit 2;; \
+	  icebreaker) echo "make load: the iCEBreaker's image with the link does not fit its 8 KiB of block RAM yet (docs/link.md, \"On a board\"); make ice40-fw BOARD=icebreaker PROGRAM=$(PROGRAM) NAME=$(NAME) swaps the program in"; exit 2;; \
+	  *) echo "make load: BOARD=ulx3s (or icebreaker, hx8k: docs/link.md)"; exit 2;; esac
+	@$(MAKE) --no-print-directory $(PROGRAM_BUILD)/fw/fw.hex $(BUILD)/host/am-link
+	@cp $(PROGRAM_BUILD)/fw/fw.bin $(PROGRAM_BUILD)/fw/load-$(NAME).bin
+	@$(AM_PROGRAM_PY) image $(PROGRAM_BUILD)/manifest.txt $(PROGRAM_BUILD)/fw/load-$(NAME).bin \
+	  $(PROGRAM_BUILD)/fw/load-$(NAME).hex $(PROGRAM_DIR) $(NAME)
+	$(BUILD)/host/am-link --port $(LOAD_PORT) load $(PROGRAM_BUILD)/fw/load-$(NAME).hex
 
 .PHONY: run sim-run program-check
 program-check:

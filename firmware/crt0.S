@@ -16,12 +16,16 @@
  *   +0x00  j  entry           +0x14  behaviors in the table
  *   +0x04  magic "AMI1"       +0x18  boot behavior (0 at SYS.BOOT_BEH: this one)
  *   +0x08  image bytes        +0x1C  minimum stack bytes (FW_STACK_MIN)
- *   +0x0C  CRC-32 (this word  +0x20  RAM bytes the image was linked for
+ *   +0x0C  CRC-32 (this word  +0x20  the stack's top (the RAM less the link's areas)
  *          0 while computed)  +0x24  end of .bss: the stack has the rest
  *   +0x10  behavior-table hash (FNV-1a of the names, host/am_progset.h)
  *   +0x28  hash of the sources (scripts/am_program.py srchash)
  *
- *   power-on:  stack, clear .bss, fw_main().
+ *   power-on:  stack, clear .bss, fw_main() (also after a reboot into an
+ *              image loaded over the link: RESTART.LOADED alone).
+ *   reboot:    RESTART.REBOOT: the link's loader asked for it -- jump to
+ *              the copy routine at SYS.REBOOT, which moves the received
+ *              image to 0 and reboots into it (fw_copy_stub below).
  *   restart:   stack, fw_trap(RESTART, RESTART_PC) -- it aborts the
  *              transaction (or acknowledges the watchdog) -- and back to
  *              the dispatch point (fw_loop). Behaviors hold no resources, so nothing
@@ -31,7 +35,13 @@
 #define AM_IF_BLOCK(blk, base, bits, doc, notes) .equ blk##_BASE, base;
 #define AM_IF_REG(blk, name, off, acc, cyc, doc) .equ blk##_##name, off;
 #define AM_IF_SIZE(name, value, doc) .equ AM_DEFAULT_##name, value;
+#define AM_IF_FIELD(blk, reg, name, lsb, width, doc) .equ blk##_##reg##_##name, ((1 << (width)) - 1) << (lsb);
 #include "am_iface.def"
+/* an image built without the host link (FW_LINK=0: the boards') never asks
+ * for a reboot into a copy routine: it has no loader */
+#ifndef FW_LINK
+#define FW_LINK 1
+#endif
 
     .section .text.start, "ax"
     .globl _start
@@ -54,6 +64,11 @@ entry:
     la      sp, __stack_top
     li      t0, SYS_BASE
     lw      a0, SYS_RESTART(t0)
+#if FW_LINK
+    andi    a1, a0, SYS_RESTART_REBOOT
+    bnez    a1, reboot
+#endif
+    andi    a0, a0, ~SYS_RESTART_LOADED
     bnez    a0, restart
     la      a0, __bss_start
     la      a1, __bss_end
@@ -63,6 +78,12 @@ entry:
     j       1b
 2:  call    fw_main
 3:  j       3b
+
+#if FW_LINK
+reboot:
+    lw      t1, SYS_REBOOT(t0)
+    jr      t1
+#endif
 
 restart:
     lw      a1, SYS_RESTART_PC(t0)
@@ -81,3 +102,30 @@ fw_restart:
 fw_loop:
     li      ra, AM_DEFAULT_DISPATCH_PC
     jr      ra
+
+    /* The loader's copy routine (firmware/fw_link.c): position independent,
+     * copied above the image after two words -- the received image's
+     * address and its size in bytes -- and entered after a reboot (crt0's
+     * "reboot" above), when the stack guard is off. It copies the image to
+     * 0 (forward: the source lies above its destination) and reboots into
+     * it: SYS.REBOOT = 0, RESTART.LOADED. */
+    .section .text.fw_copy_stub, "ax"
+    .globl  fw_copy_stub
+    .globl  fw_copy_stub_end
+    .p2align 2
+fw_copy_stub:
+    auipc   t2, 0
+    lw      a0, -8(t2)
+    lw      a1, -4(t2)
+    li      a2, 0
+1:  beqz    a1, 2f
+    lw      a3, 0(a0)
+    sw      a3, 0(a2)
+    addi    a0, a0, 4
+    addi    a2, a2, 4
+    addi    a1, a1, -4
+    j       1b
+2:  li      t0, SYS_BASE
+    sw      zero, SYS_REBOOT(t0)
+3:  j       3b
+fw_copy_stub_end:

@@ -47,6 +47,7 @@ extern const uint32_t fw_image_header[];
 #define FW_HALT_OK          0u
 #define FW_HALT_BOOT_FAILED 1u
 #define FW_HALT_PANIC       2u   /* a trap outside any behavior */
+#define FW_HALT_STOPPED     3u   /* the host link's SHUTDOWN stopped a running machine */
 
 /* ---- behaviors -------------------------------------------------------------- */
 /* The dispatch table (fw_table.c, the boards' generated ones): the
@@ -65,7 +66,14 @@ extern void (*fw_device_fn)(void);   /* serves the DEVICE entry (fw_main.c) */
 void fw_console_beh(am_ctx *ctx);
 void fw_sink_beh(am_ctx *ctx);
 void fw_ask_beh(am_ctx *ctx);
+/* The host link (fw_link.c, docs/link.md). An image built with FW_LINK=0 (a
+ * board with no room for it) has no framing code and no service. */
+#ifndef FW_LINK
+#define FW_LINK 1
+#endif
 extern uint32_t fw_link_on;                  /* the host link is on (set at boot) */
+void fw_link_init(void);                     /* at boot, when SYS.LINK.ON */
+void fw_link_idle(void);                     /* the IDLE entry while the link is on */
 
 /* ---- entry points ------------------------------------------------------------- */
 void fw_main(void);

@@ -8,6 +8,12 @@
 RV_PREFIX ?= riscv64-unknown-elf-
 FW_ARCH   ?= rv32im
 FW_RAM    ?= 0x10000
+# the host link's areas at the top of RAM (firmware/link.ld): the service's
+# state and the loader's copy routine (fw_link.c asserts that they fit),
+# and the buffer an image loaded over the link is received in -- the
+# largest image the machine loads (TOO_BIG beyond)
+FW_LINK_AREA ?= 512
+FW_LOAD_MAX  ?= 0x7000
 FW_CFLAGS := -march=$(FW_ARCH) -mabi=ilp32 -O2 -flto -g -std=c11 -Wall -Wextra -Werror \
              -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
              -ffunction-sections -fdata-sections -msmall-data-limit=0 \

@@ -46,12 +46,20 @@ void fw_halt(uint32_t code)
     for (;;) SYS(SYS_HALT) = code;
 }
 
-/* The IDLE entry: nothing to dispatch -- the queue drained. The run ends.
- * (A watchdog abort restarts the core at once, so the dispatch point is
- * never answered while the unit holds for its acknowledgement.) */
+/* The IDLE entry: nothing to dispatch -- the queue drained. The run ends,
+ * unless the host link is on: then the machine waits for the host (a
+ * request makes the next events). (A watchdog abort restarts the core at
+ * once, so the dispatch point is never answered while the unit holds for
+ * its acknowledgement.) */
 void fw_idle(am_ctx *ctx)
 {
     (void)ctx;
+#if FW_LINK
+    if (fw_link_on) {
+        fw_link_idle();
+        return;
+    }
+#endif
     fw_halt(FW_HALT_OK);
 }
 
@@ -72,6 +80,9 @@ void fw_main(void)
     /* the dispatch table (fw_table.c): written once, so no behavior can
      * redirect a dispatch */
     SYS(SYS_DISPATCH) = (uint32_t)(uintptr_t)fw_behaviors;
+#if FW_LINK
+    if (SYS(SYS_LINK) & SYS_LINK_ON) fw_link_init();   /* .bss is still writable */
+#endif
     /* the stack guard: from now on a store below the end of .bss faults
      * STACK, whatever runs; written once, so no behavior can lower it */
     SYS(SYS_STACK_LIMIT) = fw_image_header[FW_HDR_BSS_END];
@@ -85,6 +96,9 @@ void fw_main(void)
     /* SYS.BOOT_BEH 0 (the console, never a boot behavior): the image's own
      * boot behavior, from its header (crt0.S) */
     am_beh boot_beh = SYS(SYS_BOOT_BEH);
+    uint32_t arg = SYS(SYS_BOOT_ARG);
+    /* an image loaded over the link boots its own boot behavior with [] */
+    if (SYS(SYS_RESTART) & SYS_RESTART_LOADED) boot_beh = arg = 0;
     if (boot_beh == 0) boot_beh = fw_image_header[FW_HDR_BOOT];
     AU(AU_SPAWN_N(0)) = boot_beh;
     am_ref boot = AU(AU_NEW_REF);
@@ -92,7 +106,6 @@ void fw_main(void)
         fw_puts("firmware: cannot spawn the boot actor\n");
         fw_halt(FW_HALT_BOOT_FAILED);
     }
-    uint32_t arg = SYS(SYS_BOOT_ARG);
     AU(AU_MSG_W(0)) = arg;
     AU(AU_INJECT_N(arg ? 1 : 0)) = boot;
     if (AU(AU_EXT_STATUS) != 0) {
@@ -195,12 +208,9 @@ void fw_trap(uint32_t why, uint32_t pc)
 /* ---- built-in behaviors (ids 0..2), as the host runtime has them ---------- */
 
 /* The host link is on (docs/link.md): console output and ask replies leave
- * as frames. Set at boot, never by traffic; 0 until the link's binding sets
- * it. An image built with FW_LINK=0 (a board with no room for the link)
- * has no framing code and ignores it. */
-#ifndef FW_LINK
-#define FW_LINK 1
-#endif
+ * as frames. Set at boot (fw_link_init, from SYS.LINK), never by traffic.
+ * An image built with FW_LINK=0 (a board with no room for the link) has no
+ * framing code and ignores it. */
 #define LINK_ON (FW_LINK && fw_link_on != 0)
 uint32_t fw_link_on;
 

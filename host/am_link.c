@@ -635,6 +635,7 @@ int am_link_shutdown(am_link *l)
 
 /* Chunks one at a time: the machine takes them only in order, and a lost
  * one is simply sent again. */
+#define AM_LINK_START_MS 10000u
 int am_link_load(am_link *l, const uint8_t *img, uint32_t n, uint32_t *problem)
 {
     if (problem) *problem = 0;
@@ -648,8 +649,16 @@ int am_link_load(am_link *l, const uint8_t *img, uint32_t n, uint32_t *problem)
     }
     am_link_put32(p, n);
     am_link_answer a;
+    /* START's answer comes after the machine has checked the whole image
+     * (its CRC-32 on a soft core: ~100 cycles a byte) */
+    uint32_t t = l->o.timeout_ms;
+    if (l->o.timeout_ms < AM_LINK_START_MS) l->o.timeout_ms = AM_LINK_START_MS;
     int r = am_link_request(l, AM_LINK_START, p, 4, 0, &a);
+    l->o.timeout_ms = t;
     if (r == AM_LINK_E_BAD_IMAGE && problem && a.n >= 3) *problem = a.w[2];
+    /* a machine that reboots into the image starts its count of consumed
+     * bytes afresh: the credit is mapped again */
+    if (r == AM_LINK_OK) r = am_link_sync(l);
     return r;
 }
 

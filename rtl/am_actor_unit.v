@@ -141,6 +141,7 @@ module am_actor_unit #(
   wire                dp_commit, dp_demand, d_nothing, d_quick;
   wire                a_send, a_fwd, a_create, a_become, a_abort, a_set_fh, w_fwd_from;
   wire                w_send_w, w_bec_w, bw_we, w_new_st, w_create, w_become, w_inject, w_spawn;
+  wire                w_unpin, unpin_ok;
   wire                w_commit, w_abort, w_free, w_ctrl, w_behcnt, w_wdog, w_fh, w_gc_low;
   wire                w_gc_period, w_set_fh;
   // am_unit_regs
@@ -260,7 +261,7 @@ module am_actor_unit #(
     .a_abort_o(a_abort), .a_set_fh_o(a_set_fh),
     .w_send_w_o(w_send_w), .w_bec_w_o(w_bec_w), .bw_we_o(bw_we), .w_new_st_o(w_new_st),
     .w_create_o(w_create), .w_become_o(w_become), .w_inject_o(w_inject), .w_spawn_o(w_spawn),
-    .w_commit_o(w_commit), .w_abort_o(w_abort), .w_free_o(w_free), .w_ctrl_o(w_ctrl),
+    .w_commit_o(w_commit), .w_abort_o(w_abort), .w_free_o(w_free), .w_unpin_o(w_unpin), .w_ctrl_o(w_ctrl),
     .w_behcnt_o(w_behcnt), .w_wdog_o(w_wdog), .w_fh_o(w_fh), .w_gc_low_o(w_gc_low),
     .w_gc_period_o(w_gc_period), .w_set_fh_o(w_set_fh), .w_fwd_from_o(w_fwd_from));
 
@@ -281,6 +282,7 @@ module am_actor_unit #(
     .w_ctrl_i(w_ctrl), .w_behcnt_i(w_behcnt),
     .run_o(run_q), .beh_count_o(beh_count_q),
     .open_i(d_open), .self_ref_i(self_ref), .beh_i(d_beh), .len_i(d_len), .slen_i(d_slen),
+    .con_slen_i(con_slen),
     .seq_i(d_seq), .cause_i(cause), .q_empty_i(q_empty), .q_count_i(q_count), .q_hwm_i(q_hwm),
     .free_n_i(t_free_n), .ext_i(ext_q), .new_ref_i(new_ref_q),
     .wd_hold_i(wd_hold_q), .wd_budget_i(wd_budget_q),
@@ -298,17 +300,17 @@ module am_actor_unit #(
                 .SLOT_W(SLOT_W), .META_W(META_W), .HDR_W(HDR_W), .SW(SW)) u_ext (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(d_txn_clear), .a_i(a), .wdata_i(mem_wdata_i), .wr_acc_i(wr_acc),
     .w_send_w_i(w_send_w), .w_new_st_i(w_new_st), .w_create_i(w_create), .w_inject_i(w_inject),
-    .w_spawn_i(w_spawn), .w_free_i(w_free), .w_commit_i(c_commit),
+    .w_spawn_i(w_spawn), .w_free_i(w_free), .w_unpin_i(w_unpin), .w_commit_i(c_commit),
     .beh_count_i(beh_count_q), .idle_i(d_idle),
     .send_go_i(send_go), .create_go_i(create_go), .nsends_i(nsends), .cause_i(cause),
     .q_count_i(q_count), .q_full_i(q_full),
     .peek_slot_i(peek_slot), .peek_fresh_i(peek_fresh), .peek_ok_i(peek_ok),
-    .meta_rdata_i(meta_rdata[`AM_META_PEND:0]), .meta_used_i(meta_used), .p_gen_i(p_gen_q),
+    .meta_rdata_i(meta_rdata), .meta_used_i(meta_used), .p_gen_i(p_gen_q),
     .w_inrange_o(w_inrange), .w_beh_ok_o(w_beh_ok), .commit_ok_o(commit_ok), .q_room_o(q_room),
     .p_ref_ok_o(p_ref_ok),
     .spawn_go_o(spawn_go), .pending_o(pending), .pend_d_o(pend_d),
     .t_send_o(t_send), .t_create_o(t_create), .t_spawn_o(t_spawn),
-    .inject_ok_o(inject_ok), .free_ok_o(free_ok),
+    .inject_ok_o(inject_ok), .free_ok_o(free_ok), .unpin_ok_o(unpin_ok),
     .p_slot_o(p_slot_q), .p_beh_o(p_beh_q), .p_n_o(p_n_q), .p_new_gen_o(p_new_gen),
     .ext_o(ext_q), .new_ref_o(new_ref_q),
     .q_wr_we_o(q_wr_we), .q_off_o(q_off), .hw_we_o(hw_we), .hw_off_o(hw_off), .hw_data_o(hw_data),
@@ -380,15 +382,24 @@ module am_actor_unit #(
     .count_o(q_count), .empty_o(q_empty), .full_o(q_full), .hwm_o(q_hwm), .cur_o(q_cur),
     .tr_words_o(q_trw));
 
+  wire                t_meta_we    = d_gc ? g_meta_we : d_owns ? d_meta_we : b_meta_we;
+  wire [SLOT_W-1:0]   t_meta_waddr = d_gc ? g_meta_waddr : d_owns ? d_meta_waddr : p_slot_q;
+  wire [META_W-1:0]   t_meta_wdata = d_gc ? g_meta_wdata : d_owns ? d_meta_wdata : b_meta_wdata;
+  // the console's state length, for its window between transactions
+  wire [3:0]          con_slen;
+  am_unit_con #(.SLOT_W(SLOT_W), .BEH_W(BEH_W), .META_W(META_W)) u_con (
+    .clk_i(clk_i), .rst_ni(rst_ni), .meta_we_i(t_meta_we), .meta_waddr_i(t_meta_waddr),
+    .meta_wdata_i(t_meta_wdata), .len_o(con_slen));
+
   am_actor_table #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .STATE_WORDS(STATE_WORDS),
                    .BEH_W(BEH_W)) u_table (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .meta_raddr_i(d_gc ? g_meta_raddr : (d_owns || d_quick) ? d_meta_raddr : b_meta_raddr),
     .meta_rdata_o(meta_rdata), .meta_used_o(meta_used),
-    .meta_we_i(d_gc ? g_meta_we : d_owns ? d_meta_we : b_meta_we),
-    .meta_waddr_i(d_gc ? g_meta_waddr : d_owns ? d_meta_waddr : p_slot_q),
-    .meta_wdata_i(d_gc ? g_meta_wdata : d_owns ? d_meta_wdata : b_meta_wdata),
-    .st_raddr_i(d_gc ? g_st_raddr : {d_self_slot, ra[SIW-1:0]}), .st_rdata_o(st_rdata),
+    .meta_we_i(t_meta_we), .meta_waddr_i(t_meta_waddr), .meta_wdata_i(t_meta_wdata),
+    // a STATE read: self's word, or between transactions the console's
+    .st_raddr_i(d_gc ? g_st_raddr : {d_open ? d_self_slot : {SLOT_W{1'b0}}, ra[SIW-1:0]}),
+    .st_rdata_o(st_rdata),
     .st_we_i(d_owns ? d_st_we : b_st_we),
     .st_waddr_i(d_owns ? d_st_waddr : {peek_slot, a[SIW-1:0]}),
     .st_wdata_i(d_owns ? d_st_wdata : mem_wdata_i),
@@ -461,7 +472,7 @@ module am_actor_unit #(
     .become_go_i(become_go), .abort_code_i(abort_code), .set_fh_go_i(set_fh_go), .bw_we_i(bw_we),
     .f_busy_i(f_busy), .f_cw_i(f_cw), .f_widx_i(f_widx), .f_wdata_i(f_wdata), .f_done_i(f_done),
     .t_send_i(t_send), .p_ref_ok_i(p_ref_ok), .inject_ok_i(inject_ok), .t_create_i(t_create),
-    .t_spawn_i(t_spawn), .free_ok_i(free_ok), .p_slot_i(p_slot_q), .p_beh_i(p_beh_q),
+    .t_spawn_i(t_spawn), .free_ok_i(free_ok), .unpin_ok_i(unpin_ok), .p_slot_i(p_slot_q), .p_beh_i(p_beh_q),
     .p_n_i(p_n_q), .p_new_gen_i(p_new_gen),
     .disp_i(d_disp), .end_i(d_txn_end), .commit_i(d_commit), .end_cause_i(end_cause), .end_op_i(end_op),
     .open_i(d_open), .cause_i(cause), .seq_i(d_seq),

@@ -18,6 +18,9 @@
 //                    see "restart" below)
 //                STACK_LIMIT (RW, write-once: the firmware's first
 //                    non-zero write sets it until reset; see "stack guard")
+//                LINK (R: link_cfg_i, the host link's settings: ON, STOP,
+//                    the UART divider; docs/link.md)
+//                REBOOT (RW: see "reboot")
 //   (bases, offsets and fields: include/am_iface.def, here as am_defs.vh's
 //   `AM_* macros; docs/architecture.md has the table)
 //   anything else, and RAM addresses past its end: bus error -- the access
@@ -39,6 +42,15 @@
 // down from the top of RAM towards STACK_LIMIT (the end of .bss, from the
 // image header), so a stack overflow stops at its first store below it,
 // before code or data change (docs/firmware.md).
+// Reboot (the link's loader, docs/link.md "Loading"): a write of A to
+// SYS.REBOOT resets the core, the actor unit and the SYS registers --
+// everything but the RAM and the UART, whose receive FIFO keeps what the
+// host sent meanwhile for the next image's link service. With A != 0 the core then finds
+// RESTART.REBOOT set and SYS.REBOOT = A (crt0.S jumps there: a copy
+// routine outside the image, which moves a received image to 0); with
+// A = 0, RESTART.LOADED set (kept until power-on): the image at 0 came over
+// the link, and boots as at power-on. reboot_o pulses with each (the
+// simulation switches its reference runtime).
 // Promises: no access ever hangs the bus; during the restart cycle no slave
 // sees an access.
 `default_nettype none
@@ -65,10 +77,12 @@ module am_soc #(
   input  wire [31:0] boot_beh_i,             // behavior id of the boot actor
   input  wire [31:0] boot_arg_i,             // its boot message: [boot_arg_i], or [] if 0
   input  wire [31:0] gc_cfg_i,               // SYS.GC_CONFIG (0: the unit's defaults)
+  input  wire [31:0] link_cfg_i,             // SYS.LINK (0: no host link)
   output wire        uart_tx_o,
   input  wire        uart_rx_i,
   output reg         halt_o,                 // firmware wrote HALT
   output wire        restart_o,              // the core is being restarted (one cycle per restart)
+  output wire [1:0]  reboot_o,               // SYS.REBOOT took effect: [0] into the copy routine, [1] into a loaded image
   output reg  [31:0] halt_code_o,
   output reg         halt_ok_o,              // halted with code 0 (boards: without the 32-bit code)
   output wire        report_strobe_o,        // firmware wrote SYS.REPORT
@@ -95,6 +109,12 @@ module am_soc #(
   output wire        dbg_dp_wait_o,          // the core waits at the dispatch point
   output wire        dbg_dp_done_o           // ... and goes on (the fetch completes)
 );
+  // ---- reboot (see the header) -------------------------------------------------
+  // rst_n: the reset of everything but the RAM, the UART and the reboot's
+  // own registers -- the power-on reset, or a reboot's (rb_cnt_q cycles)
+  reg  [1:0]     rb_cnt_q;
+  wire           rst_n = rst_ni && rb_cnt_q == 2'd0;
+
   // ---- the core ---------------------------------------------------------------
   wire        mem_valid, mem_instr;
   wire        mem_ready;
@@ -109,7 +129,7 @@ module am_soc #(
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .ENABLE_IRQ(0),
     .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT), .PROGADDR_RESET(32'h0), .STACKADDR(RAM_WORDS * 4)
   ) cpu (
-    .clk(clk_i), .resetn(rst_ni && !cpu_rst_q), .trap(trap),
+    .clk(clk_i), .resetn(rst_n && !cpu_rst_q), .trap(trap),
     .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
     .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb), .mem_rdata(mem_rdata),
     .mem_la_read(la_read), .mem_la_write(la_write), .mem_la_addr(la_addr),
@@ -171,7 +191,7 @@ module am_soc #(
   wire       we_d    = la_go ? la_write : we;
   wire [`AM_UART_AW-1:0] ua_d = la_go ? la_addr[`AM_UART_AW+1:2] : mem_addr[`AM_UART_AW+1:2];  // UART register
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
+    if (!rst_n) begin
       rgn_q   <= 5'd0;
       guard_q <= 1'b0;
     end else begin
@@ -197,7 +217,7 @@ module am_soc #(
   // the firmware's are ignored). stack_hit: the guard stopped a store this
   // cycle; the unit aborts the open transaction with STACK (first fault wins).
   always @(posedge clk_i) begin
-    if (!rst_ni) slim_q <= {RAW{1'b0}};
+    if (!rst_n) slim_q <= {RAW{1'b0}};
     else if (sel_sys && we && sa == `AM_SYS_STACK_LIMIT && slim_q == {RAW{1'b0}})
       slim_q <= mem_wdata[RAW+1:2];
   end
@@ -208,7 +228,7 @@ module am_soc #(
   // below it, where no behavior can store): no behavior can redirect a
   // dispatch. DEVICES is the firmware's to change at any time.
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
+    if (!rst_n) begin
       dtab_q   <= {RAW{1'b0}};
       dtab_dev_q  <= {RAW{1'b0}};
       dtab_idle_q <= {RAW{1'b0}};
@@ -260,7 +280,7 @@ module am_soc #(
   // the enable, the address's selection and the write strobes do not wait
   // for the target's check.
   am_ram #(.WORDS(RAM_WORDS), .INIT_FILE(FIRMWARE)) ram (
-    .clk_i(clk_i), .rst_ni(rst_ni), .en_i(ram_la || dp_wait),
+    .clk_i(clk_i), .rst_ni(rst_n), .en_i(ram_la || dp_wait),
     .addr_i(dp_wait ? dp_addr : la_addr[RAW+1:2]), .wdata_i(la_wdata),
     .wstrb_i(la_wstrb & {4{la_write}}), .rdata_o(ram_rdata));
 
@@ -285,7 +305,7 @@ module am_soc #(
   wire        au_wd_irq;
   am_actor_unit #(.TABLE_SLOTS(TABLE_SLOTS), .QUEUE_AW(QAW), .TRACE(TRACE), .STATS(STATS),
                   .WD_W(WD_W)) au (
-    .clk_i(clk_i), .rst_ni(rst_ni),
+    .clk_i(clk_i), .rst_ni(rst_n),
     .mem_valid_i(sel_au), .mem_ready_o(au_ready), .mem_addr_i(mem_addr),
     .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb), .mem_rdata_o(au_rdata),
     .wr_next_i(acc_d && rgn_d[1] && we_d),
@@ -311,17 +331,21 @@ module am_soc #(
         sys_rdata[`AM_SYS_RESTART_SEQ]    = rs_hold_q && lseq_q;
         sys_rdata[`AM_SYS_RESTART_IN_RAM] = rs_hold_q && lpc_ram_q;
         sys_rdata[`AM_SYS_RESTART_STACK]  = rs_stack_q;
+        sys_rdata[`AM_SYS_RESTART_REBOOT] = rb_stub_q;
+        sys_rdata[`AM_SYS_RESTART_LOADED] = rb_loaded_q;
       end
       `AM_SYS_RESTART_PC:  sys_rdata = {{(30-RAW){1'b0}}, lpc_q, 2'b00};
       `AM_SYS_STACK_LIMIT: sys_rdata = {{(30-RAW){1'b0}}, slim_q, 2'b00};
       `AM_SYS_DISPATCH:    sys_rdata = {{(30-RAW){1'b0}}, dtab_q, 2'b00};
       `AM_SYS_DEVICES:     sys_rdata[`AM_SYS_DEVICES_RX] = dev_en_q;
+      `AM_SYS_LINK:        sys_rdata = link_cfg_i;
+      `AM_SYS_REBOOT:      sys_rdata = {{(30-RAW){1'b0}}, rb_addr_q, 2'b00};
       default:             sys_rdata = 32'd0;
     endcase
   end
 
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
+    if (!rst_n) begin
       halt_o      <= 1'b0;
       halt_code_o <= 32'd0;
       halt_ok_o   <= 1'b0;
@@ -351,23 +375,23 @@ module am_soc #(
                  (dp_data && !mem_ready));
   reg  ready_q;
   always @(posedge clk_i) begin
-    if (!rst_ni) ready_q <= 1'b0;
+    if (!rst_n) ready_q <= 1'b0;
     else         ready_q <= ready_d;
   end
   assign mem_ready = ready_q;
   generate
     if (TRACE != 0) begin : g_bus_check
       reg dp_rd_q;   // the dispatch point was answered: its fetch completes
-      always @(posedge clk_i) dp_rd_q <= rst_ni && dp_rd && bus_on_d;
+      always @(posedge clk_i) dp_rd_q <= rst_n && dp_rd && bus_on_d;
       wire ready_now = sel_ram || (sel_dp && dp_rd_q) || (sel_au && au_ready) ||
                        (sel_urt && urt_ready) || sel_sys || sel_err;
       always @(posedge clk_i) begin
-        if (rst_ni && mem_valid && rgn_q != region(mem_addr[31:2])) begin
+        if (rst_n && mem_valid && rgn_q != region(mem_addr[31:2])) begin
           $display("am_soc: region flags %b, but mem_addr %08x is in %b", rgn_q, mem_addr,
                    region(mem_addr[31:2]));
           $stop;
         end
-        if (rst_ni && mem_ready != ready_now) begin
+        if (rst_n && mem_ready != ready_now) begin
           $display("am_soc: mem_ready %0d, but the slaves say %0d (addr %08x)", mem_ready,
                    ready_now, mem_addr);
           $stop;
@@ -380,11 +404,43 @@ module am_soc #(
   // The read data (rtl/am_soc_rdata.v: the unit's is ORed in without a
   // select, TRACE=1 checks that it is 0 outside the unit's reads).
   am_soc_rdata #(.TRACE(TRACE)) u_rdata (
-    .clk_i(clk_i), .rst_ni(rst_ni),
+    .clk_i(clk_i), .rst_ni(rst_n),
     .sel_ram_i(sel_ram), .sel_dp_i(sel_dp), .sel_au_i(sel_au), .sel_urt_i(sel_urt), .sel_sys_i(sel_sys),
     .au_read_i(sel_au && au_ready && !we), .addr_i(mem_addr),
     .ram_rdata_i(ram_rdata), .dp_rdata_i(dp_jal), .au_rdata_i(au_rdata), .urt_rdata_i(urt_rdata),
     .sys_rdata_i(sys_rdata), .rdata_o(mem_rdata));
+
+  // ---- reboot -------------------------------------------------------------------
+  // A SYS.REBOOT write restarts the core (as a trap does, so the bus is
+  // quiet) and then holds everything but the RAM in reset for a few cycles.
+  // rb_addr_q, rb_stub_q and rb_loaded_q survive it (the power-on reset
+  // clears them): RESTART.REBOOT says the core starts for the copy routine
+  // at SYS.REBOOT; RESTART.LOADED that the image at 0 came over the link.
+  wire           reboot_wr = sel_sys && we && sa == `AM_SYS_REBOOT;
+  reg  [RAW-1:0] rb_addr_q;
+  reg            rb_stub_q, rb_loaded_q;
+  reg  [1:0]     rb_pulse_q;
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rb_cnt_q    <= 2'd0;
+      rb_addr_q   <= {RAW{1'b0}};
+      rb_stub_q   <= 1'b0;
+      rb_loaded_q <= 1'b0;
+      rb_pulse_q  <= 2'd0;
+    end else begin
+      rb_pulse_q <= 2'd0;
+      if (reboot_wr) begin
+        rb_cnt_q    <= 2'd3;
+        rb_addr_q   <= mem_wdata[RAW+1:2];
+        rb_stub_q   <= mem_wdata[RAW+1:2] != {RAW{1'b0}};
+        if (mem_wdata[RAW+1:2] == {RAW{1'b0}}) rb_loaded_q <= 1'b1;
+        rb_pulse_q  <= mem_wdata[RAW+1:2] != {RAW{1'b0}} ? 2'b01 : 2'b10;
+      end else if (rb_cnt_q != 2'd0) begin
+        rb_cnt_q <= rb_cnt_q - 2'd1;
+      end
+    end
+  end
+  assign reboot_o = rb_pulse_q;
 
   // ---- restart ---------------------------------------------------------------
   // Why, in order of precedence when two come in the same cycle: the
@@ -411,11 +467,11 @@ module am_soc #(
   reg  [RAW-1:0] lpc_q;
   reg            lpc_ram_q, lseq_q, rs_hold_q, rs_stack_q;
   wire           wd_rise = au_wd_irq && !wd_seen_q;
-  assign restart_d = !cpu_rst_q && (wd_rise || sel_err || trap);
+  assign restart_d = !cpu_rst_q && (wd_rise || sel_err || trap || reboot_wr);
   wire [1:0]     rs_cause_d = wd_rise ? RS_WATCHDOG : sel_err ? RS_BUS : RS_TRAP;
   wire           fetch_start = mem_valid && mem_instr && mv_idle_q;
   always @(posedge clk_i) begin
-    if (!rst_ni) begin
+    if (!rst_n) begin
       cpu_rst_q  <= 1'b0;
       wd_seen_q  <= 1'b0;
       rs_cause_q <= 2'd0;

@@ -1,9 +1,10 @@
 // am_unit_ext — the operations the bus starts on the queue and the table:
 // the argument checks, the checked operations' later cycles, and the
-// external operations SPAWN, INJECT and FREE.
+// external operations SPAWN, INJECT, FREE and UNPIN.
 //
 // Owns: the checked operation in flight (p_op_q: SEND, CREATE, SPAWN,
-// INJECT / INJECT2, FREE / FREE2) and what its first cycle registered
+// INJECT / INJECT2, FREE / FREE2, which UNPIN shares: p_unpin_q) and what
+// its first cycle registered
 // (slot, in-range, fresh, behavior, word count; the reference's generation
 // is held outside, in the am_reg2x16 it shares with GC_PERIOD); the result
 // of INJECT's and FREE's reference check (p_ok_q); EXT_STATUS (ext_q) and
@@ -31,7 +32,12 @@
 //   compare straight into those was the ECP5's critical path; the external
 //   operations run only while dispatch is stopped, so the extra cycle
 //   costs no dispatch anything.)
-// * SPAWN, INJECT and FREE act only between transactions (the sequencer
+// * UNPIN takes FREE's three cycles and its check (live, not the console);
+//   the second also takes the slot's behavior and state length into
+//   p_beh_o / p_n_o, and the third rewrites its meta word with them: live,
+//   its generation, not pinned (unmarked: no collection runs between
+//   transactions) -- the actor stays as it was, only no longer a root.
+// * SPAWN, INJECT, FREE and UNPIN act only between transactions (the sequencer
 //   idle: no transaction open, none being dispatched -- which starts only
 //   while the core waits at the dispatch point, never during its access);
 //   else EXT_STATUS is BUSY. So the firmware uses them at boot (RUN = 0)
@@ -73,6 +79,7 @@ module am_unit_ext #(
   input  wire                 w_inject_i,
   input  wire                 w_spawn_i,
   input  wire                 w_free_i,
+  input  wire                 w_unpin_i,    // UNPIN: FREE's cycles and check
   input  wire                 w_commit_i,
   input  wire [BEH_W:0]       beh_count_i,  // BEH_COUNT
   input  wire                 idle_i,       // am_dispatch: the sequencer is idle
@@ -87,7 +94,7 @@ module am_unit_ext #(
   input  wire [SLOT_W-1:0]    peek_slot_i,
   input  wire                 peek_fresh_i,
   input  wire                 peek_ok_i,
-  input  wire [`AM_META_PEND:0] meta_rdata_i, // the meta word read, up to pending: generation, live, pending
+  input  wire [META_W-1:0]    meta_rdata_i, // the meta word read
   input  wire                 meta_used_i,
   input  wire [15:0]          p_gen_i,      // the reference's generation, registered at wr_acc_i
   // checks
@@ -105,6 +112,7 @@ module am_unit_ext #(
   output wire                 t_spawn_o,
   output wire                 inject_ok_o,  // third cycles whose check passed
   output wire                 free_ok_o,
+  output wire                 unpin_ok_o,
   output reg  [SLOT_W-1:0]    p_slot_o,
   output reg  [BEH_W-1:0]     p_beh_o,
   output reg  [3:0]           p_n_o,
@@ -145,6 +153,7 @@ module am_unit_ext #(
   reg  [2:0]       p_op_q;
   reg              p_inrange_q, p_fresh_q;
   reg              p_ok_q;         // INJECT / FREE: the reference passed its check
+  reg              p_unpin_q;      // the FREE in flight is an UNPIN
 
   // ---------------------------------------------------------------- argument checks
   wire [SLOT_W-1:0] w_slot    = wdata_i[SLOT_W-1:0];
@@ -173,11 +182,12 @@ module am_unit_ext #(
   wire ext_free  = idle_i;                           // external operations allowed
   wire inject_go = w_inject_i && ext_free && w_msg_ok && !q_full_i;
   assign spawn_go_o = w_spawn_i && ext_free && w_beh_ok_o && w_st_ok && peek_ok_i;
-  wire free_go   = w_free_i && ext_free;
+  wire free_go   = (w_free_i || w_unpin_i) && ext_free;
 
   // ---------------------------------------------------------------- later cycles
   // reference and generation from the meta word read in the first cycle
   wire [15:0] m_gen   = meta_rdata_i[`AM_META_GEN_LSB +: `AM_META_GEN_W];
+  wire unused_meta = ^meta_rdata_i[META_W-1:`AM_META_PIN];   // pin, mark: UNPIN rewrites them
   wire        m_live  = meta_rdata_i[`AM_META_LIVE];
   wire        m_pend  = meta_rdata_i[`AM_META_PEND];
   assign p_ref_ok_o  = p_inrange_q && meta_used_i && (m_live || m_pend) && (m_gen == p_gen_i);
@@ -191,7 +201,8 @@ module am_unit_ext #(
   wire        t_inject2 = (p_op_q == P_INJECT2);
   wire        t_free2   = (p_op_q == P_FREE2);
   assign inject_ok_o = t_inject2 && p_ok_q;
-  assign free_ok_o   = t_free2 && p_ok_q;
+  assign free_ok_o   = t_free2 && p_ok_q && !p_unpin_q;
+  assign unpin_ok_o  = t_free2 && p_ok_q && p_unpin_q;
   assign pending_o   = (p_op_q != P_NONE);
   assign pend_d_o    = send_go_i || create_go_i || inject_go || spawn_go_o || free_go ||
                        t_inject || t_free;
@@ -216,6 +227,11 @@ module am_unit_ext #(
       p_fresh_q   <= peek_fresh_i;
       p_beh_o     <= wdata_i[BEH_W-1:0];
       p_n_o       <= a_n;
+      p_unpin_q   <= w_unpin_i;
+    end
+    if (t_free && p_unpin_q) begin   // what UNPIN keeps
+      p_beh_o <= meta_rdata_i[`AM_META_BEH_LSB +: `AM_META_BEH_W];
+      p_n_o   <= meta_rdata_i[`AM_META_SLEN_LSB +: `AM_META_SLEN_W];
     end
     p_ok_q <= p_live_ok && (t_inject || (p_slot_o != {SLOT_W{1'b0}}));   // not the console
   end
@@ -227,7 +243,7 @@ module am_unit_ext #(
       new_ref_o <= {(16+SLOT_W){1'b0}};
     end else begin
       // the first cycle decides the simple errors
-      if (w_inject_i || w_spawn_i || w_free_i) begin
+      if (w_inject_i || w_spawn_i || w_free_i || w_unpin_i) begin
         if (!ext_free)                            ext_o <= E_BUSY;
         else if (w_inject_i && !w_msg_ok)         ext_o <= E_BAD_ARG;
         else if (w_inject_i && q_full_i)          ext_o <= E_QUEUE_FULL;
@@ -257,18 +273,20 @@ module am_unit_ext #(
   // the meta word read in the first cycle: CREATE's / SPAWN's new slot, or
   // the reference's
   assign meta_raddr_o = (`AM_AU_CREATE_AT(a) || `AM_AU_BECOME_AT(a) || `AM_AU_SPAWN_AT(a)) ? peek_slot_i : w_slot;
-  assign meta_we_o    = t_create_o || t_spawn_o || free_ok_o;
+  assign meta_we_o    = t_create_o || t_spawn_o || (t_free2 && p_ok_q);
   always @(*) begin
     meta_wdata_o = {META_W{1'b0}};
     meta_wdata_o[`AM_META_SLEN_LSB +: `AM_META_SLEN_W] = p_n_o;
     meta_wdata_o[`AM_META_BEH_LSB +: `AM_META_BEH_W]   = p_beh_o;
     meta_wdata_o[`AM_META_PIN]                        = t_spawn_o;    // a spawned actor is a root
     meta_wdata_o[`AM_META_PEND]                       = t_create_o;   // pending until commit
-    meta_wdata_o[`AM_META_LIVE]                       = t_spawn_o;    // live at once
+    meta_wdata_o[`AM_META_LIVE]                       = t_spawn_o || t_free2 && p_unpin_q;  // live at once, or kept
     meta_wdata_o[`AM_META_GEN_LSB +: `AM_META_GEN_W]   = p_new_gen_o;
     // FREE (written only when its check passed): dead, not pinned, its
     // generation kept -- the reference's, equal to the stored one; the
     // behavior and state length fields of a dead slot are never read
+    // UNPIN keeps the same generation, and the behavior and state length
+    // its second cycle read
     if (t_free2) meta_wdata_o[`AM_META_GEN_LSB +: `AM_META_GEN_W] = p_gen_i;
   end
   // NEW_STATE words go into the slot CREATE / SPAWN will take, before it

@@ -2,7 +2,9 @@
 //
 // Owns: CTRL (run_q) and BEH_COUNT (beh_count_q); the read-back: which value
 // every register address reads (docs/actor-unit.md has the map), and the
-// read data port (am_unit_rdata).
+// read data port (am_unit_rdata): MSG and STATE words are self's while a
+// transaction is open, and between transactions no message and the
+// console's state words (the window am_unit_con keeps the length of).
 //
 // Promises:
 // * CTRL.RUN is 0 after reset, BEH_COUNT is BEH_COUNT_RESET; a write
@@ -38,6 +40,7 @@ module am_unit_regs #(
   input  wire [BEH_W-1:0]     beh_i,        // ... the target's behavior
   input  wire [3:0]           len_i,        // ... the message length
   input  wire [3:0]           slen_i,       // ... self's state length
+  input  wire [3:0]           con_slen_i,   // am_unit_con: the console's, between transactions
   input  wire [31:0]          seq_i,        // ... the sequence number
   input  wire [4:0]           cause_i,      // am_txn: the open transaction's fault
   input  wire                 q_empty_i,    // am_event_queue
@@ -141,8 +144,12 @@ module am_unit_regs #(
     endcase
   end
 
+  // MSG and STATE words: inside a transaction self's message and state;
+  // between transactions no message and the console's state (am_unit_con)
+  wire [3:0] r_len  = open_i ? len_i : 4'd0;
+  wire [3:0] r_slen = open_i ? slen_i : con_slen_i;
   am_unit_rdata u_rdata (
-    .clk_i(clk_i), .rd_acc_i(rd_acc_i), .a_i(a), .open_i(open_i), .len_i(len_i), .slen_i(slen_i),
+    .clk_i(clk_i), .rd_acc_i(rd_acc_i), .a_i(a), .open_i(1'b1), .len_i(r_len), .slen_i(r_slen),
     .reg_i(rd_reg), .q_rdata_i(q_rdata_i), .st_rdata_i(st_rdata_i), .rdata_o(rdata_o));
 endmodule
 

@@ -15,7 +15,7 @@
 //   its copy, am_unit_fwd, with the words copied), INJECT (its third cycle,
 //   the check passed), CREATE / SPAWN (their second cycle), BECOME (its
 //   write), STATE (a state word's write, before the transaction's first
-//   fault), FREE (its third cycle, the check passed), SET_HANDLER (its
+//   fault), FREE and UNPIN (their third cycle, the check passed), SET_HANDLER (its
 //   write) -- at most one per cycle, in that order of precedence.
 // * Words at or beyond the record's length are 0. The FAIL code of an
 //   ABORT record is the transaction's (fault deliveries too: unlike
@@ -61,6 +61,7 @@ module am_unit_trace #(
   input  wire                   t_create_i,
   input  wire                   t_spawn_i,
   input  wire                   free_ok_i,
+  input  wire                   unpin_ok_i,
   input  wire [SLOT_W-1:0]      p_slot_i,
   input  wire [BEH_W-1:0]       p_beh_i,
   input  wire [3:0]             p_n_i,
@@ -158,8 +159,8 @@ module am_unit_trace #(
           for (i = 0; i < 8; i = i + 1) wds[32*i +: 32] = bw_sh[i];
         end else if (bw_we_i && open_i && cause_i == 5'd0) begin
           k = `AM_TRACE_STATE; len = a_n_i & 4'd7; wds[31:0] = wdata_i;
-        end else if (free_ok_i) begin
-          k = `AM_TRACE_FREE; rf = p_ref_q;
+        end else if (free_ok_i || unpin_ok_i) begin
+          k = free_ok_i ? `AM_TRACE_FREE : `AM_TRACE_UNPIN; rf = p_ref_q;
         end else if (set_fh_go_i) begin
           k = `AM_TRACE_HANDLER; rf = wdata_i;
         end else begin
@@ -185,7 +186,7 @@ module am_unit_trace #(
                                  w_bec_w_i, w_become_i, become_go_i, abort_code_i, set_fh_go_i,
                                  bw_we_i, f_busy_i, f_cw_i, f_widx_i, f_wdata_i, f_done_i,
                                  t_send_i, p_ref_ok_i, inject_ok_i, t_create_i, t_spawn_i,
-                                 free_ok_i, p_slot_i, p_beh_i, p_n_i, p_new_gen_i, disp_i, end_i,
+                                 free_ok_i, unpin_ok_i, p_slot_i, p_beh_i, p_n_i, p_new_gen_i, disp_i, end_i,
                                  commit_i, end_cause_i, end_op_i, open_i, cause_i, seq_i, self_ref_i, chk_beh_i, beh_i, len_i,
                                  q_words_i, gc_done_i, gc_demand_i, reclaimed_i, live_after_i, free_n_i};
       assign trace_valid_o = 1'b0;

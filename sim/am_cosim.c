@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "am_link_wire.h"
 #include "am_trace.h"
 
 #define HISTORY 8
@@ -49,6 +50,18 @@ struct cosim {
     uint64_t test_forget_seq;
     const am_behavior_desc *behaviors;   /* for the names in a divergence report */
     uint32_t nbehaviors;
+    /* the host link: the hardware's UART stream cut into frames */
+    int link;
+    am_link_rx lrx;
+    uint8_t lbuf[AM_LINK_HDR + AM_LINK_OUT_MAX + AM_LINK_CRC];
+    uint8_t raw[2 * AM_LINK_WIRE_MAX(AM_LINK_OUT_MAX)];
+    size_t raw_n;
+    uint64_t frames_beh, frames_svc;
+    /* the boot's SPAWN and INJECT (cosim_new made them) */
+    am_ref boot_ref;
+    am_beh boot_beh;
+    am_word boot_arg;
+    int boot_seen;          /* 0, 1 after its SPAWN, 2 after its INJECT */
 };
 
 static int pending_push(cosim *c, am_ref target, uint32_t len, const am_word *msg)
@@ -124,6 +137,9 @@ cosim *cosim_new(const am_config *cfg_in, am_beh boot, am_word arg, FILE *trace_
     }
     pending_push(c, b, arg ? 1 : 0, &arg);
     c->handler = cfg.fault_handler;
+    c->boot_ref = b;
+    c->boot_beh = boot;
+    c->boot_arg = arg;
     return c;
 }
 
@@ -138,11 +154,46 @@ void cosim_free(cosim *c)
 
 void cosim_txn_clear(cosim_txn *t) { memset(t, 0, sizeof *t); }
 
+static void hw_out_put(cosim *c, const uint8_t *p, size_t n)
+{
+    if (c->hw_n + n >= OUT_MAX) { c->out_overflow = 1; return; }
+    memcpy(c->hw_out + c->hw_n, p, n);
+    c->hw_n += n;
+    c->hw_out[c->hw_n] = 0;
+}
+
+void cosim_set_link(cosim *c)
+{
+    c->link = 1;
+    am_link_rx_init(&c->lrx, c->lbuf, sizeof c->lbuf);
+}
+
 void cosim_uart_byte(cosim *c, uint8_t b)
 {
-    if (c->hw_n + 1 >= OUT_MAX) { c->out_overflow = 1; return; }
-    c->hw_out[c->hw_n++] = (char)b;
-    c->hw_out[c->hw_n] = 0;
+    if (!c->link) {
+        hw_out_put(c, &b, 1);
+        return;
+    }
+    if (c->raw_n < sizeof c->raw) c->raw[c->raw_n] = b;
+    c->raw_n++;
+    int r = am_link_rx_byte(&c->lrx, b);
+    if (b != 0) return;
+    /* a frame ended: a behavior's is compared; the service's is left out;
+     * anything else (broken, or too long) is compared, so that it shows */
+    size_t n = c->raw_n < sizeof c->raw ? c->raw_n : sizeof c->raw;
+    if (r == AM_LINK_RX_FRAME && !(am_link_rx_type(&c->lrx) & AM_LINK_FROM_BEHAVIOR)) {
+        c->frames_svc++;
+    } else {
+        if (r == AM_LINK_RX_FRAME) c->frames_beh++;
+        hw_out_put(c, c->raw, n);
+    }
+    c->raw_n = 0;
+}
+
+void cosim_link_frames(const cosim *c, uint64_t *behavior, uint64_t *service)
+{
+    *behavior = c->frames_beh;
+    *service = c->frames_svc;
 }
 
 static void format_hw(const cosim_txn *t, am_trace_buf *b)
@@ -361,6 +412,80 @@ int cosim_finish(cosim *c)
         char e[64];
         snprintf(e, sizeof e, "%u more events to dispatch", (unsigned)k.queue_len);
         report(c, k.seq + 1, "the hardware stopped early", e, "(halted with an empty queue)");
+        return -1;
+    }
+    return compare_output(c, k.seq);
+}
+
+static int ext_report(cosim *c, const char *what, const char *expected, const char *actual)
+{
+    am_counters k;
+    am_get_counters(c->rt, &k);
+    report(c, k.seq, what, expected, actual);
+    return -1;
+}
+
+int cosim_ext(cosim *c, unsigned kind, am_ref ref, am_beh beh, uint32_t n, const am_word *w)
+{
+    char e[200], a[200];
+    if (n > AM_MAX_MSG_WORDS) n = AM_MAX_MSG_WORDS;
+    if (kind == AM_TRACE_SPAWN && c->boot_seen == 0) {
+        c->boot_seen = 1;
+        if (ref == c->boot_ref && beh == c->boot_beh && n == 0) return 0;
+        snprintf(e, sizeof e, "boot spawn %08x b%u []", (unsigned)c->boot_ref, (unsigned)c->boot_beh);
+        snprintf(a, sizeof a, "spawn %08x b%u (%u words)", (unsigned)ref, (unsigned)beh, (unsigned)n);
+        return ext_report(c, "the boot's SPAWN differs", e, a);
+    }
+    if (kind == AM_TRACE_INJECT && c->boot_seen == 1) {
+        c->boot_seen = 2;
+        uint32_t bn = c->boot_arg ? 1 : 0;
+        if (ref == c->boot_ref && n == bn && (!bn || w[0] == c->boot_arg)) return 0;
+        format_event(e, sizeof e, c->boot_ref, bn, &c->boot_arg);
+        format_event(a, sizeof a, ref, n, w);
+        return ext_report(c, "the boot's INJECT differs", e, a);
+    }
+    am_status s;
+    am_ref got = AM_NIL;
+    switch (kind) {
+    case AM_TRACE_SPAWN:
+        s = am_spawn(c->rt, beh, n, w, &got);
+        if (s == AM_OK && got == ref) return 0;
+        snprintf(e, sizeof e, "spawn %08x (status %d)", (unsigned)got, (int)s);
+        snprintf(a, sizeof a, "spawn %08x b%u", (unsigned)ref, (unsigned)beh);
+        return ext_report(c, "a SPAWN between transactions differs", e, a);
+    case AM_TRACE_INJECT:
+        s = am_inject(c->rt, ref, n, w);
+        format_event(a, sizeof a, ref, n, w);
+        if (s != AM_OK) {
+            snprintf(e, sizeof e, "the reference refuses it (status %d)", (int)s);
+            return ext_report(c, "an INJECT between transactions differs", e, a);
+        }
+        if (pending_push(c, ref, n, w))
+            return ext_report(c, "more undelivered events than the checker can hold", "", a);
+        return 0;
+    case AM_TRACE_UNPIN:
+        s = am_unpin(c->rt, ref);
+        if (s == AM_OK) return 0;
+        snprintf(e, sizeof e, "the reference refuses it (status %d)", (int)s);
+        snprintf(a, sizeof a, "unpin %08x", (unsigned)ref);
+        return ext_report(c, "an UNPIN between transactions differs", e, a);
+    default:
+        snprintf(a, sizeof a, "trace record kind %u", kind);
+        return ext_report(c, "an operation between transactions the checker does not replay",
+                          "(SPAWN, INJECT or UNPIN)", a);
+    }
+}
+
+int cosim_finish_stopped(cosim *c)
+{
+    am_counters k;
+    am_get_counters(c->rt, &k);
+    uint32_t undelivered = c->p_count + (c->delivery_due ? 1u : 0u);
+    if (k.queue_len != undelivered) {
+        char e[80], a[80];
+        snprintf(e, sizeof e, "%u events to dispatch", (unsigned)k.queue_len);
+        snprintf(a, sizeof a, "%u undelivered (conservation)", (unsigned)undelivered);
+        report(c, k.seq + 1, "the machine stopped in another state than the reference", e, a);
         return -1;
     }
     return compare_output(c, k.seq);

@@ -80,6 +80,33 @@ void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_
  * and the console output identical. 0 when so, else report and -1. */
 int cosim_finish(cosim *c);
 
+/* ---- the host link (docs/link.md, am-sim --link) ----------------------------
+ * cosim_set_link: the UART carries the link's frames (the reference runs
+ * with am_config.link set, so its console and proxies frame their output):
+ * the hardware's stream is cut at each delimiter and decoded with the
+ * shared codec; frames sent by behaviors (type bit 6) are compared byte for
+ * byte with the reference's output, the link service's (acks, credits,
+ * errors, stats: between transactions) are counted and left out. */
+void cosim_set_link(cosim *c);
+
+/* An operation between transactions, from the trace port: SPAWN (ref, beh,
+ * n state words w), INJECT (ref = target, n message words w) or UNPIN (ref),
+ * after the transaction the reference last dispatched. The first SPAWN and
+ * INJECT are the boot's (cosim_new made them): they are compared with it.
+ * Every later one is done on the reference runtime at this point -- the
+ * same transaction boundary -- and must give the same result (a SPAWN the
+ * same reference). 0 when so, else report and -1. */
+int cosim_ext(cosim *c, unsigned kind, am_ref ref, am_beh beh, uint32_t n, const am_word *w);
+
+/* The hardware stopped at the host's request (SHUTDOWN) with events still
+ * queued, perhaps: the reference must hold the same undelivered events and
+ * the compared output must be identical. 0 when so, else report and -1. */
+int cosim_finish_stopped(cosim *c);
+
+/* Frames the hardware sent: by behaviors (compared), by the link service
+ * (left out). */
+void cosim_link_frames(const cosim *c, uint64_t *behavior, uint64_t *service);
+
 /* Test only: the conservation model forgets the first send committed by
  * transaction seq, as if the hardware had lost it; the check must report
  * it when the hardware dispatches that event. */

@@ -5,12 +5,18 @@
 // port, the UART and the SYS report; the checking is C.
 //
 //   am-sim [options] PROGRAM        (am-sim --help)
+//   am-sim --link PATH [options] PROGRAM   the host link on a pseudo-terminal
 //
 // Exit status: 0 all transactions matched and the run ended cleanly, 1 a
 // divergence (report on stderr), 2 a usage error, 3 the cycle budget ran out
 // or the firmware halted abnormally.
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +33,10 @@
 #include "am_cosim.h"
 #include "am_iface.h"
 #include "am_progset.h"
+extern "C" {
+#include "am_link_target.h"
+#include "am_link_wire.h"
+}
 
 namespace {
 
@@ -63,7 +73,7 @@ void usage(FILE *f)
         "                     value, 4; a CREATE that finds no slot collects anyway)\n"
         "  --gc-period N      collect every N dispatches + 32 per live actor (0..65535,\n"
         "                     0 = off; default 1024; docs/gc.md)\n"
-        "  --max-cycles N     give up after N cycles (default 50000000)\n"
+        "  --max-cycles N     give up after N cycles (default 50000000; with --link: none)\n"
         "  --trace-out FILE   write every checked transaction line to FILE\n"
         "  --fst FILE         write an FST waveform (also: environment TRACE=1 ->\n"
         "                     build/sim/PROGRAM.fst)\n"
@@ -77,6 +87,14 @@ void usage(FILE *f)
         "                     that differs\n"
         "  --forget SEQ       test only: the event-conservation check forgets the first\n"
         "                     send of transaction SEQ; it must report a lost event\n"
+        "  --link PATH        serve the host link (docs/link.md): the simulated UART on a\n"
+        "                     pseudo-terminal linked at PATH (am-link --port PATH), its\n"
+        "                     bits clocked at --link-div cycles each; the machine waits\n"
+        "                     for the host when idle and runs until am-link shutdown,\n"
+        "                     SIGINT or SIGTERM; lockstep goes on (injections, programs\n"
+        "                     loaded over the link)\n"
+        "  --link-div N       cycles per bit on the link (default 208: the iCEBreaker's\n"
+        "                     24 MHz at 115,200 baud; 8: 3 Mbaud at 24 MHz)\n"
         "  --quiet            no console echo, only the summary\n"
         "  --behaviors        print the program's behavior table (id, name) and exit\n"
         "exit status: 0 every transaction matched and the run ended cleanly, 1 a lockstep\n"
@@ -189,6 +207,103 @@ bool load_image(const char *path, const am_progset *set, uint32_t ram_words,
     return true;
 }
 
+// The host link's side of the testbench: bytes from the pseudo-terminal
+// clocked onto the UART's receive line bit by bit, 8N1 at div cycles per
+// bit; bytes the UART sent go to the pseudo-terminal.
+struct LinkPort {
+    am_link_io io;
+    bool on = false;
+    uint32_t div = 208;
+    std::deque<uint8_t> rxq;        // from the host, not yet on the line
+    uint32_t bit = 0, left = 0;     // the frame's bit (0: idle, 1..10) and its cycles left
+    uint16_t frame = 0;             // start, data, stop (LSB first)
+    std::vector<char> txbuf;
+    uint64_t quiet = 0;             // cycles since anything happened
+    uint64_t rx_bytes = 0, tx_bytes = 0;
+    // round trips: from the first start bit of the host's bytes after the
+    // line was idle (or after a HELLO's answer) to the last bit of the next
+    // REPLY frame: one ask at a time, as am-link ask makes them
+    bool rt_open = false;
+    uint64_t rt_start = 0, rt_n = 0, rt_sum = 0, rt_min = UINT64_MAX, rt_max = 0;
+    uint32_t tx_pos = 0, tx_type = 0;
+    // messages in: the firmware's INJECTs after the boot's, and the cycles
+    // from the first to the last of them
+    uint64_t inj_n = 0, inj_first = 0, inj_last = 0;
+
+    // the firmware has set the UART up (its divider: SYS.LINK.DIV, at boot
+    // before anything the trace port shows): bytes go on the line from then
+    bool ready = false;
+
+    // the receive line's level this cycle
+    int line(uint64_t cycle) {
+        if (bit == 0) {
+            if (rxq.empty() || !ready) return 1;
+            if (!rt_open) { rt_open = true; rt_start = cycle; }
+            frame = (uint16_t)(1u << 9 | (uint32_t)rxq.front() << 1);
+            rxq.pop_front();
+            rx_bytes++;
+            bit = 1;
+            left = div;
+        }
+        int level = frame >> (bit - 1) & 1;
+        if (--left == 0) {
+            left = div;
+            if (++bit > 10) bit = 0;
+        }
+        quiet = 0;
+        return level;
+    }
+    // a byte the UART sent: a REPLY frame's delimiter ends a round trip
+    // (its 10 bits still to go on the line)
+    void tx(uint8_t b, uint64_t cycle) {
+        txbuf.push_back((char)b);
+        quiet = 0;
+        if (tx_pos == 1) tx_type = b;          // after COBS' first code byte: the type
+        tx_pos = b == 0 ? 0 : tx_pos + 1;
+        if (b == 0 && tx_type == AM_LINK_REPLY && rt_open) {
+            uint64_t t = cycle - rt_start + 10u * div;
+            rt_n++; rt_sum += t;
+            if (t < rt_min) rt_min = t;
+            if (t > rt_max) rt_max = t;
+            rt_open = false;
+        }
+        if (b == 0 && tx_type == AM_LINK_HELLO_R) rt_open = false;   // a session's start is no ask
+    }
+    // what the host sent (no wait), and what the machine sent out
+    bool pump(bool idle) {
+        if (!txbuf.empty()) {
+            am_link_io_out(&io, txbuf.data(), txbuf.size());
+            tx_bytes += txbuf.size();
+            txbuf.clear();
+        }
+        if (rxq.size() < 4096) {
+            struct pollfd pf = { io.fd, POLLIN, 0 };
+            // a machine that waits for the host need not spin the simulation
+            if (poll(&pf, 1, idle ? 2 : 0) > 0 && (pf.revents & POLLIN)) {
+                uint8_t b[4096];
+                ssize_t n = read(io.fd, b, sizeof b);
+                if (n > 0) rxq.insert(rxq.end(), b, b + n);
+                else if (n < 0 && errno != EAGAIN && errno != EINTR) return false;
+            }
+        }
+        return true;
+    }
+};
+
+volatile sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+// The program set whose behavior table an image header names (an image
+// loaded over the link): its hash, its count and its sources.
+const am_progset *set_of_header(const uint32_t *w)
+{
+    for (const am_progset *const *ps = am_progsets; *ps; ps++)
+        if ((*ps)->nbehaviors == w[HDR_NBEH] && (*ps)->src_hash == w[HDR_SRC_HASH] &&
+            am_behavior_table_hash((*ps)->behaviors, (*ps)->nbehaviors) == w[HDR_HASH])
+            return *ps;
+    return nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -197,7 +312,9 @@ int main(int argc, char **argv)
     uint64_t gc_low = 4, gc_period = 1024, ref_gc_period = ~0ull;
     bool gc_set = false;
     const char *name = nullptr, *trace_out_path = nullptr, *fst_path = nullptr;
-    const char *image_path = nullptr, *profile_path = nullptr;
+    const char *image_path = nullptr, *profile_path = nullptr, *link_path = nullptr;
+    uint64_t link_div = 208;
+    bool max_set = false;
     bool quiet = false, list_behaviors = false;
     const NumOpt opts[] = {
         { "--max-cycles", &max_cycles, 1, UINT64_MAX, "a cycle count" },
@@ -207,6 +324,7 @@ int main(int argc, char **argv)
         { "--perturb", &perturb, 1, UINT64_MAX, "a transaction number" },
         { "--forget", &forget, 1, UINT64_MAX, "a transaction number" },
         { "--ref-gc-period", &ref_gc_period, 0, 65535, "a dispatch count" },
+        { "--link-div", &link_div, 2, 65535, "cycles per bit" },
     };
     auto find_opt = [&](const std::string &a) -> const NumOpt * {
         for (const NumOpt &o : opts)
@@ -231,9 +349,11 @@ int main(int argc, char **argv)
         else if (a == "--trace-out") trace_out_path = need("--trace-out");
         else if (a == "--fst") fst_path = need("--fst");
         else if (a == "--profile") profile_path = need("--profile");
+        else if (a == "--link") link_path = need("--link");
         else if (const NumOpt *o = find_opt(a)) {
             if (!parse_num(*o, need(o->name))) return 2;
             if (o->dst == &gc_low || o->dst == &gc_period) gc_set = true;
+            if (o->dst == &max_cycles) max_set = true;
         } else if (a[0] == '+') {
             continue;  // Verilator runtime arguments
         } else if (a[0] == '-') {
@@ -303,9 +423,29 @@ int main(int argc, char **argv)
     cfg.gc_period = (uint32_t)(ref_gc_period != ~0ull ? ref_gc_period : gc_period);
     cfg.behaviors = set->behaviors;
     cfg.nbehaviors = set->nbehaviors;
+    cfg.link = link_path != nullptr;   // the console and proxies frame their output
     cosim *cs = cosim_new(&cfg, prog->boot, (am_word)arg, trace_out);
     if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
     cosim_test_forget(cs, forget);
+
+    LinkPort link;
+    if (link_path) {
+        char err[256];
+        if (am_link_io_open(&link.io, link_path, 0, err, sizeof err) != 0) {
+            std::fprintf(stderr, "am-sim: --link: %s\n", err);
+            return 2;
+        }
+        link.on = true;
+        link.div = (uint32_t)link_div;
+        cosim_set_link(cs);
+        if (!max_set) max_cycles = UINT64_MAX;
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        signal(SIGPIPE, SIG_IGN);
+        std::fprintf(stderr, "am-sim: %s: the host link on %s (%u cycles per bit); am-link --port %s\n",
+                     name, link_path, (unsigned)link.div, link_path);
+    }
+    std::string prog_name = name;
 
     Verilated::commandArgs(argc, argv);
     auto ctxp = std::make_unique<VerilatedContext>();
@@ -327,6 +467,8 @@ int main(int argc, char **argv)
 
     top->boot_beh_i = prog->boot;
     top->boot_arg_i = (uint32_t)arg;
+    top->link_cfg_i = link.on ? ((uint32_t)SYS_LINK_ON | (uint32_t)SYS_LINK_STOP |
+                                 (uint32_t)link.div << SYS_LINK_DIV_LSB) : 0u;
     top->gc_cfg_i = gc_set ? ((uint32_t)SYS_GC_CONFIG_SET | (uint32_t)gc_low << SYS_GC_CONFIG_LOW_LSB |
                               (uint32_t)gc_period << SYS_GC_CONFIG_PERIOD_LSB) : 0u;
     top->uart_rx_i = 1;
@@ -339,20 +481,65 @@ int main(int argc, char **argv)
     std::vector<uint32_t> report;
     Phases ph;
     uint64_t t_end = 0, t_entry = 0, t_stage = 0, t_cwr = 0;
-    bool dp_waiting = false;
+    bool dp_waiting = false, link_failed = false;
     uint64_t cycle = 0, restarts = 0;   // restarts: the SoC restarted the core (a trap)
+    uint64_t loads = 0;
     auto t0 = std::chrono::steady_clock::now();
 
     for (; cycle < max_cycles && !top->halt_o; cycle++) {
         top->rst_ni = cycle >= 4;
         top->clk_i = 0;
+        if (link.on) {
+            top->uart_rx_i = link.line(cycle);
+            if ((cycle & 1023) == 0) {
+                if (g_stop) break;
+                bool idle = ++link.quiet > 64 && link.rxq.empty() && link.bit == 0;
+                if (!link.pump(idle)) { link_failed = true; break; }
+            }
+        }
         top->eval();
         if (fst) fst->dump(2 * cycle);
 
         // Sample the combinational outputs before the rising edge.
         if (top->con_strobe_o) {
             cosim_uart_byte(cs, top->con_byte_o);
-            if (!quiet) { std::putchar(top->con_byte_o); std::fflush(stdout); }
+            if (link.on) {
+                link.tx(top->con_byte_o, cycle);
+            } else if (!quiet) {
+                std::putchar(top->con_byte_o);
+                std::fflush(stdout);
+            }
+        }
+        if (top->reboot_o & 2) {
+            // an image loaded over the link now runs: the reference runtime
+            // starts afresh with its program set's host-side behaviors
+            auto &mem = top->rootp->am_soc__DOT__ram__DOT__mem_q;
+            uint32_t w[HDR_WORDS];
+            for (int i = 0; i < HDR_WORDS; i++) w[i] = mem.m_storage[i];
+            const am_progset *ns = set_of_header(w);
+            if (!ns) {
+                std::fprintf(stderr, "am-sim: an image loaded over the link has a behavior table "
+                             "(%u behaviors, hash %08x, sources %08x) this simulator was not linked "
+                             "with: lockstep cannot go on\n", (unsigned)w[HDR_NBEH],
+                             (unsigned)w[HDR_HASH], (unsigned)w[HDR_SRC_HASH]);
+                diverged = true;
+                break;
+            }
+            cosim_free(cs);
+            cfg.behaviors = ns->behaviors;
+            cfg.nbehaviors = ns->nbehaviors;
+            cs = cosim_new(&cfg, w[HDR_BOOT], 0, trace_out);
+            if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
+            cosim_set_link(cs);
+            set = ns;
+            prog_name = ns->behaviors[w[HDR_BOOT]].name;
+            loads++;
+            std::fprintf(stderr, "am-sim: a %u-byte image loaded over the link runs (%s, boot "
+                         "behavior %s); lockstep goes on with its host-side behaviors\n",
+                         (unsigned)w[HDR_BYTES], ns->folder, prog_name.c_str());
+            cosim_txn_clear(&txn);
+            in_txn = false;
+            report.clear();
         }
         if (top->report_strobe_o) report.push_back(top->report_word_o);
         if (profile) pc_cycles[top->rootp->am_soc__DOT__cpu__DOT__reg_pc]++;
@@ -367,6 +554,8 @@ int main(int argc, char **argv)
         if (top->dbg_dp_done_o && in_txn && !t_entry) t_entry = cycle + 1;
         if (top->trace_valid_o) {
             unsigned kind = top->trace_kind_o;
+            link.quiet = 0;
+            link.ready = true;
             uint32_t words[8];
             for (int w = 0; w < 8; w++) words[w] = top->trace_words_o[w];
             uint32_t len = top->trace_len_o;
@@ -446,8 +635,19 @@ int main(int argc, char **argv)
                 cosim_gc(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o, top->trace_code_o,
                          kind == AM_TRACE_GC_DEMAND);
                 break;
+            case AM_TRACE_SPAWN:
+            case AM_TRACE_INJECT:
+            case AM_TRACE_UNPIN:
+                if (link.on && kind == AM_TRACE_INJECT && cosim_checked(cs) > 0) {
+                    if (!link.inj_n++) link.inj_first = cycle;
+                    link.inj_last = cycle;
+                }
+                // between transactions: the boot's, then the host link's
+                if (cosim_ext(cs, kind, top->trace_ref_o, top->trace_beh_o, len, words) != 0)
+                    diverged = true;
+                break;
             default:
-                break;  // SPAWN / INJECT / FREE: the boot, mirrored by cosim_new
+                break;
             }
         }
         if (diverged) break;
@@ -455,6 +655,10 @@ int main(int argc, char **argv)
         top->clk_i = 1;
         top->eval();
         if (fst) fst->dump(2 * cycle + 1);
+    }
+    if (link.on) {
+        link.pump(false);
+        am_link_io_close(&link.io);
     }
     auto t1 = std::chrono::steady_clock::now();
     double secs = std::chrono::duration<double>(t1 - t0).count();
@@ -468,8 +672,15 @@ int main(int argc, char **argv)
     }
 
     int rc = 0;
+    bool stopped = link.on && (g_stop || (top->halt_o && top->halt_code_o == 3));
     if (diverged) {
         rc = 1;
+    } else if (link_failed) {
+        std::fprintf(stderr, "am-sim: --link %s: the pseudo-terminal failed\n", link_path);
+        rc = 3;
+    } else if (stopped) {
+        // the host's SHUTDOWN (or a signal): events may still be queued
+        if (cosim_finish_stopped(cs) != 0) rc = 1;
     } else if (!top->halt_o) {
         std::fprintf(stderr, "am-sim: %s: no halt after %llu cycles\n", name,
                      (unsigned long long)cycle);
@@ -493,30 +704,51 @@ int main(int argc, char **argv)
         uint64_t cyc = report[1], disp = report[2];
         std::printf("\n[%s] lockstep: %llu transactions checked, %s; hardware: cycles=%llu "
                     "dispatches=%llu commits=%u aborts=%u queue-high-water=%u live=%u\n",
-                    name, (unsigned long long)cosim_checked(cs),
+                    prog_name.c_str(), (unsigned long long)cosim_checked(cs),
                     rc == 1 ? "DIVERGED" : "0 divergences", (unsigned long long)cyc,
                     (unsigned long long)disp, report[3], report[4], report[6], report[7]);
         if (restarts)
-            std::printf("[%s] core restarts: %llu (traps, bus errors, watchdog aborts)\n", name,
+            std::printf("[%s] core restarts: %llu (traps, bus errors, watchdog aborts, reboots)\n", prog_name.c_str(),
                         (unsigned long long)restarts);
         std::printf("[%s] gc: runs=%u reclaimed=%u cycles=%u (%.2f%% of all, %.1f per dispatch) "
                     "max-pause=%u live-after-gc-max=%u\n",
-                    name, report[8], report[9], report[10],
+                    prog_name.c_str(), report[8], report[9], report[10],
                     cyc ? 100.0 * report[10] / (double)cyc : 0.0,
                     disp ? report[10] / (double)disp : 0.0, report[11], report[12]);
         if (ph.n) {
             double n = (double)ph.n;
             std::printf("[%s] cycles/dispatch %.1f = dispatch %.1f + behavior %.1f + "
                         "staging %.1f + commit %.1f (mean over %llu dispatches)\n",
-                        name, (double)(ph.dispatch + ph.behavior + ph.staging + ph.commit) / n,
+                        prog_name.c_str(), (double)(ph.dispatch + ph.behavior + ph.staging + ph.commit) / n,
                         ph.dispatch / n, ph.behavior / n, ph.staging / n, ph.commit / n,
                         (unsigned long long)ph.n);
         }
         std::printf("[%s] simulation: %llu cycles in %.2f s = %.2f M cycles/s\n", name,
                     (unsigned long long)cycle, secs, secs > 0 ? cycle / secs / 1e6 : 0.0);
-    } else if (rc == 0) {
+    } else if (rc == 0 && !(stopped && g_stop)) {
         std::fprintf(stderr, "am-sim: %s: no end-of-run report from the firmware\n", name);
         rc = 3;
+    }
+    if (link.on) {
+        uint64_t fb, fs;
+        cosim_link_frames(cs, &fb, &fs);
+        std::printf("[%s] link: %llu bytes in, %llu out; frames out: %llu by behaviors (compared), "
+                    "%llu by the link service; %llu images loaded; lockstep: %llu transactions "
+                    "checked, %s\n", prog_name.c_str(), (unsigned long long)link.rx_bytes,
+                    (unsigned long long)link.tx_bytes, (unsigned long long)fb,
+                    (unsigned long long)fs, (unsigned long long)loads,
+                    (unsigned long long)cosim_checked(cs), rc == 1 ? "DIVERGED" : "0 divergences");
+        if (link.inj_n > 1)
+            std::printf("[%s] link: %llu messages injected in %llu cycles (the first to the last): "
+                        "%.0f cycles a message\n", prog_name.c_str(), (unsigned long long)link.inj_n,
+                        (unsigned long long)(link.inj_last - link.inj_first),
+                        (double)(link.inj_last - link.inj_first) / (double)(link.inj_n - 1));
+        if (link.rt_n)
+            std::printf("[%s] link: %llu ask round trips at %u cycles a bit (the request's first bit "
+                        "to the reply's last): mean %.0f cycles, min %llu, max %llu\n",
+                        prog_name.c_str(), (unsigned long long)link.rt_n, (unsigned)link.div,
+                        (double)link.rt_sum / (double)link.rt_n, (unsigned long long)link.rt_min,
+                        (unsigned long long)link.rt_max);
     }
     cosim_free(cs);
     return rc;

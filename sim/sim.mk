@@ -9,7 +9,7 @@
 # new Verilator build (program.mk links them, and `make sim`).
 
 PICORV32_DIR = $(shell .venv/bin/python -c "import pythondata_cpu_picorv32 as p; print(p.data_location)" 2>/dev/null)
-SOC_SRCS := rtl/am_soc.v rtl/am_soc_rdata.v rtl/am_ram.v rtl/am_uart.v $(RTL_UNIT_SRCS)
+SOC_SRCS := rtl/am_soc.v rtl/am_soc_rdata.v rtl/am_ram.v rtl/am_uart.v rtl/am_uart_rxfifo.v $(RTL_UNIT_SRCS)
 SIM_UART_DIV ?= 4
 # other SoC parameters for the model (e.g. a board's CPU: make bench-hw
 # builds the iCEBreaker's, -GENABLE_MUL=0 ...)

@@ -63,8 +63,11 @@ static void t_register_(const char *name, t_fn fn)
 static int t_main(const char *suite)
 {
     int passed = 0, failed = 0;
+    /* T_ONLY=a,b: run those cases alone (while working on them) */
+    const char *only = getenv("T_ONLY");
     for (int i = 0; i < t_ncases_; i++) {
         int f = 0;
+        if (only && !strstr(only, t_cases_[i].name)) continue;
         t_cases_[i].fn(&f);
         printf("%s %s: %s\n", f ? "FAIL" : "ok  ", suite, t_cases_[i].name);
         fflush(stdout);

@@ -22,7 +22,10 @@ module am_board_soc #(
   parameter integer WD_W        = 32,
   parameter [0:0]   ENABLE_MUL  = 1,
   parameter [0:0]   ENABLE_DIV  = 1,
-  parameter [0:0]   TWO_STAGE_SHIFT = 1
+  parameter [0:0]   TWO_STAGE_SHIFT = 1,
+  // SYS.LINK: 0, no host link (the console prints text); 1, the link is on
+  // at the UART's baud (docs/link.md: an image built with the link)
+  parameter [31:0]  LINK_CFG    = 32'd0
 ) (
   input  wire clk_i,
   input  wire lock_i,     // PLL locked (1 when there is no PLL)
@@ -44,6 +47,7 @@ module am_board_soc #(
     .QAW(QAW), .STATS(STATS), .WD_W(WD_W), .TRACE(0), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
   ) soc (
     .clk_i(clk_i), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
+    .link_cfg_i(LINK_CFG), .reboot_o(),
     .uart_tx_o(uart_tx), .uart_rx_i(rx_i), .halt_o(halt), .restart_o(),
     .halt_code_o(), .halt_ok_o(halt_ok),
     .report_strobe_o(), .report_word_o(), .con_strobe_o(), .con_byte_o(),

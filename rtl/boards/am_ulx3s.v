@@ -29,6 +29,9 @@ module am_ulx3s #(
   parameter [0:0]   ENABLE_MUL  = `AM_BOARD_ULX3S_ENABLE_MUL,
   parameter [0:0]   ENABLE_DIV  = `AM_BOARD_ULX3S_ENABLE_DIV,
   parameter [0:0]   TWO_STAGE_SHIFT = `AM_BOARD_ULX3S_TWO_STAGE_SHIFT,
+  // SYS.LINK: 1, the host link on at BAUD (fpga.mk's LINK=1, docs/link.md);
+  // 0, the console prints text
+  parameter [31:0]  LINK_CFG    = 32'd0,
   // EHXPLLL: f = 25 MHz * CLKFB_DIV / CLKI_DIV, VCO = f * CLKOP_DIV in 400..800 MHz
   parameter integer PLL_CLKI_DIV  = 1,
   parameter integer PLL_CLKFB_DIV = 2,
@@ -59,7 +62,8 @@ module am_ulx3s #(
   am_board_soc #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .BOOT_BEH(BOOT_BEH),
     .BOOT_ARG(BOOT_ARG), .TABLE_SLOTS(TABLE_SLOTS), .QAW(QAW), .STATS(STATS), .WD_W(WD_W),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT),
+    .LINK_CFG(LINK_CFG)
   ) board (
     .clk_i(clk), .lock_i(lock), .btn_ni(btn[0]), .rx_i(ftdi_txd), .tx_o(ftdi_rxd), .rst_no(rst_n),
     .ok_o(ok), .err_o(err));

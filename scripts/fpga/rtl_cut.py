@@ -78,9 +78,9 @@ CUTS = {
         "the dispatch point's DEVICE entry (SYS.DEVICES: the UART's receiver asks)",
         [(S, "  wire dev_req = dev_en_q && urt_rx_valid;", "  wire dev_req = 1'b0;   // rtl_cut")]),
     "cut-uartrx": (
-        "the UART's receiver",
-        [(R, "      overrun_q   <= 8'd0;\n    end else begin\n      rx_sync_q",
-             "      overrun_q   <= 8'd0;\n    end else if (1'b0) begin   // rtl_cut\n      rx_sync_q")]),
+        "the UART's receiver and its FIFO",
+        [(R, "      frame_err_q <= 8'd0;\n    end else begin\n      rx_sync_q",
+             "      frame_err_q <= 8'd0;\n    end else if (1'b0) begin   // rtl_cut\n      rx_sync_q")]),
 }
 
 

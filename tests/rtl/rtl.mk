@@ -35,7 +35,7 @@ $(AM_DEFS_VH): include/am_iface.def scripts/am_iface.py
 	@$(AM_PY) scripts/am_iface.py vh $@
 
 RTL_UNIT_SRCS := rtl/am_actor_unit.v rtl/am_unit_bus.v rtl/am_unit_regs.v rtl/am_unit_rdata.v \
-                 rtl/am_unit_ext.v rtl/am_unit_hdr.v rtl/am_unit_wdog.v rtl/am_unit_fault.v rtl/am_unit_dp.v rtl/am_unit_fwd.v \
+                 rtl/am_unit_ext.v rtl/am_unit_hdr.v rtl/am_unit_wdog.v rtl/am_unit_fault.v rtl/am_unit_dp.v rtl/am_unit_fwd.v rtl/am_unit_con.v \
                  rtl/am_unit_gctrig.v rtl/am_unit_stats.v rtl/am_unit_trace.v \
                  rtl/am_reg2x16.v rtl/am_down_counter.v \
                  rtl/am_event_queue.v rtl/am_actor_table.v rtl/am_txn.v rtl/am_dispatch.v rtl/am_gc.v
@@ -61,9 +61,9 @@ RTL_IV_BENCHES := tb_am_event_queue tb_am_actor_table tb_am_txn tb_am_uart tb_am
 tb_am_event_queue_SRCS := tests/rtl/tb_am_event_queue.v rtl/am_event_queue.v
 tb_am_actor_table_SRCS := tests/rtl/tb_am_actor_table.v rtl/am_actor_table.v
 tb_am_txn_SRCS         := tests/rtl/tb_am_txn.v rtl/am_txn.v
-tb_am_uart_SRCS        := tests/rtl/tb_am_uart.v rtl/am_uart.v
+tb_am_uart_SRCS        := tests/rtl/tb_am_uart.v rtl/am_uart.v rtl/am_uart_rxfifo.v
 # the board's UART: a fixed divider (DIV_RW = 0), odd
-tb_am_uart_fixed_SRCS  := -Ptb_am_uart.DIV=11 -Ptb_am_uart.DIV_RW=0 tests/rtl/tb_am_uart.v rtl/am_uart.v
+tb_am_uart_fixed_SRCS  := -Ptb_am_uart.DIV=11 -Ptb_am_uart.DIV_RW=0 tests/rtl/tb_am_uart.v rtl/am_uart.v rtl/am_uart_rxfifo.v
 
 RTL_UNIT_TB := $(RTL_BUILD)/unit/tb_am_actor_unit
 # the same bench on the unit as the iCEBreaker builds it: RTL_DSP (on yosys'
@@ -82,7 +82,7 @@ RTL_ORDER ?=
 
 .PHONY: rtl-test lint synth-unit rtl-clean
 
-$(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v $(wildcard tests/rtl/tb_am_*.v) \
+$(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v rtl/am_uart_rxfifo.v $(wildcard tests/rtl/tb_am_*.v) \
     $(AM_DEFS_VH) | $(RTL_ORDER)
 	@mkdir -p $(RTL_BUILD)
 	$(IVERILOG) -g2012 -I$(AM_GEN) -o $@ $($*_SRCS)

@@ -2,15 +2,17 @@
 //
 // Drives the unit through its PicoRV32-style bus exactly as firmware would
 // and runs a small behavioral model of docs/semantics.md next to it:
-//  * directed: console at reset, SPAWN/INJECT/FREE errors, back-to-back
+//  * directed: console at reset, SPAWN/INJECT/FREE/UNPIN errors, back-to-back
 //    dispatches, multi-send commit, abort leaving no trace (allocator,
 //    queue, state), DEAD_TARGET auto-abort, stale references (generations),
 //    first fault wins, QUEUE_FULL at commit, TABLE_FULL, the cycle counts;
 //    every fault record's operation and offending value (trace, F_OP and
 //    F_VALUE);
 //  * random: seeded behaviors (sends, creates, becomes, fails, aborts) and
-//    external operations; every bus read and every trace record is compared
-//    with the model. Prints PASS/FAIL, exits non-zero on failure.
+//    external operations (UNPIN included; between transactions STATE reads
+//    the console's state words: the host link's window on the export
+//    table); every bus read and every trace record is compared with the
+//    model. Prints PASS/FAIL, exits non-zero on failure.
 //  * garbage collection: the model collects exactly where the unit must
 //    (docs/gc.md: before a FETCH when fewer than GC_LOW slots are free and
 //    the trigger is armed, or the period -- GC_PERIOD + 32 per live actor --
@@ -46,7 +48,7 @@ struct Rec {
   }
 };
 static const char *kname[] = {"?", "DISPATCH", "CREATE", "SEND", "BECOME", "COMMIT", "ABORT", "SPAWN", "INJECT", "FREE",
-                              "HANDLER", "GC", "GC_DEMAND", "STATE"};
+                              "HANDLER", "GC", "GC_DEMAND", "STATE", "UNPIN"};
 static std::vector<Rec> got, want;
 static size_t checked = 0;
 static void prec(const char *t, const Rec &r) {
@@ -395,6 +397,14 @@ struct Model {
     Rec r = rec(9); r.ref = ref; want.push_back(r);
     return 0;
   }
+  // no longer a root of the collector; everything else stays
+  unsigned unpin(uint32_t ref) {
+    if (open) return 1;
+    if (!valid(ref) || (ref & 0xFFFF) == 0) return 4;
+    t[ref & 0xFFFF].pinned = false;
+    Rec r = rec(14); r.ref = ref; want.push_back(r);
+    return 0;
+  }
 } M;
 
 static void check_trace(const char *where) {
@@ -481,6 +491,20 @@ static unsigned op_free(uint32_t ref) {
   unsigned s = rd(EXT_STATUS), es = M.free_(ref);
   CHECK(s == es, "FREE %08x status %u, model %u", ref, s, es);
   return s;
+}
+static unsigned op_unpin(uint32_t ref) {
+  wr(UNPIN, ref);
+  unsigned s = rd(EXT_STATUS), es = M.unpin(ref);
+  CHECK(s == es, "UNPIN %08x status %u, model %u", ref, s, es);
+  return s;
+}
+// between transactions STATE[i] is the console's state word i
+static void check_console_window() {
+  for (int i = 0; i < 8; i++) {
+    uint32_t v = rd(STATE + 4 * i), e = i < (int)M.t[0].slen ? M.t[0].st[i] : 0;
+    CHECK(v == e, "console STATE[%d] %08x vs %08x between transactions", i, v, e);
+  }
+  CHECK(rd(MSG) == 0, "no message between transactions");
 }
 static void set_run(bool r) {
   wr(CTRL, r); M.run = r;
@@ -736,7 +760,40 @@ static void dispatch_point() {
   CHECK(rd(SELF) == 0 && rd(QUEUED) == 1, "a restart forgets the waiting fetch");
   CHECK(dp_fetch() == 4 && rd(SELF) == a && rd(MSG) == 14, "the next fetch dispatches");
   CHECK(dp_fetch() == DP_IDLE && rd(COMMITS) == 3, "committed");
-  if (!errors) printf("PASS dispatch point (directed)\n");
+  // the host link's needs between transactions: UNPIN (a spawned actor no
+  // longer a root: the next collection takes it, its state and behavior
+  // kept until then) and the console's state words through STATE
+  wr(NEW_STATE, 0x77); wr(NEW_STATE + 4, 0x88); wr(SPAWN + 8, 5); uint32_t p = rd(NEW_REF);
+  wr(UNPIN, p);
+  CHECK(rd(EXT_STATUS) == 0, "UNPIN of a spawned actor");
+  wr(UNPIN, 0x00010000);
+  CHECK(rd(EXT_STATUS) == 4, "UNPIN of the console: BAD_REF");
+  wr(UNPIN, p + 0x10000);
+  CHECK(rd(EXT_STATUS) == 4, "UNPIN of a stale reference: BAD_REF");
+  wr(SEND_W, 21); wr(INJECT + 4, p);
+  CHECK(dp_fetch() == 5 && rd(SELF) == p && rd(STATE) == 0x77 && rd(STATE + 4) == 0x88,
+        "an unpinned actor keeps its behavior and state");
+  wr(STATE, 0xE0); wr(STATE + 4, 0xE1); wr(STATE + 8, 0xE2); wr(BECOME + 12, 0);   // p becomes a console
+  wr(SEND_W, 0xC0); wr(SEND_W + 4, 0xC1); wr(SEND + 8, 0x00010000);
+  CHECK(dp_fetch() == 0 && rd(SELF) == 0x00010000, "the console's turn");
+  CHECK(rd(STATE) == 0, "the console's state is empty");
+  wr(STATE, 0xA0); wr(STATE + 4, 0xA1); wr(BECOME + 8, 0);
+  CHECK(dp_fetch() == DP_IDLE, "drained");
+  CHECK(rd(STATE) == 0xA0 && rd(STATE + 4) == 0xA1 && rd(STATE + 8) == 0 && rd(MSG) == 0,
+        "between transactions STATE reads the console's state, 0 past its length");
+  wr(SEND_W, 1); wr(INJECT + 4, 0x00010000);
+  CHECK(dp_fetch() == 0, "the console again");
+  wr(STATE, 0xB0); wr(BECOME + 4, 0);
+  CHECK(dp_fetch() == DP_IDLE && rd(STATE) == 0xB0 && rd(STATE + 4) == 0,
+        "a shorter console state: the word past it reads 0");
+  wr(GC_LOW, 127);   // fewer slots free than that: collect before the next dispatch
+  wr(SEND_W, 2); wr(INJECT + 4, a);
+  CHECK(dp_fetch() == 4 && rd(SELF) == a, "a dispatch after a collection");
+  CHECK(rd(GC_RUNS) == 1 && rd(GC_RECLAIMED) == 1, "collected: one actor reclaimed");
+  CHECK(dp_fetch() == DP_IDLE, "drained again");
+  wr(SEND_W, 3); wr(INJECT + 4, p);
+  CHECK(rd(EXT_STATUS) == 4, "the unpinned actor was collected: its reference is stale");
+  if (!errors) printf("PASS dispatch point and the link's operations (directed)\n");
 }
 
 // ------------------------------------------------------------------ collection on demand
@@ -937,10 +994,12 @@ int main(int argc, char **argv) {
       set_run(false);
       int k = rn(4) + (M.live > 100 ? 20 : 0);
       for (int i = 0; i < k; i++) {
-        unsigned what = rn(10);
+        unsigned what = rn(12);
         if (what < 5) op_inject(pick_target(), rn(10));
         else if (what < 7) op_spawn(rn(8), rn(10), 0);
         else if (what < 8 && !known.empty()) op_free(known[rn(known.size())]);
+        else if (what == 10) op_unpin(rn(2) && !known.empty() ? known[rn(known.size())] : pick_live());
+        else if (what == 11) check_console_window();
         else op_free(pick_live());
       }
       if (M.q.empty()) op_inject(0x00010000, 1);

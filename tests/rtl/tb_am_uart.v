@@ -1,20 +1,24 @@
 // tb_am_uart — self-checking bench for rtl/am_uart.v.
 // Loopback of random bytes through TX -> RX, back-to-back TX writes that must
-// wait instead of dropping, a framing error and an overrun that are counted
-// and not delivered, the DIV register (writable, or fixed with DIV_RW = 0:
+// wait instead of dropping, a framing error that is counted and not
+// delivered, the receive FIFO (RX_FIFO bytes kept in order while nobody
+// reads, the bytes past it dropped and counted, RXFIFO's level, reads back
+// to back as the firmware drains it), the DIV register (writable, or fixed with DIV_RW = 0:
 // rtl.mk runs both, tb_am_uart_fixed with an odd divider). Prints PASS/FAIL;
 // $fatal (non-zero exit) on failure.
 `timescale 1ns/1ps
 `default_nettype none
+`include "am_defs.vh"
 
 module tb_am_uart;
   parameter integer DIV    = 8;
   parameter integer DIV_RW = 1;
+  localparam integer RX_FIFO = `AM_DEFAULT_LINK_RX_FIFO;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
 
   reg         valid = 0, we = 0;
-  reg  [3:2]  addr = 0;
+  reg  [4:2]  addr = 0;
   reg  [31:0] wdata = 0;
   wire [31:0] rdata;
   wire        ready, tx, strobe, full_d;
@@ -33,11 +37,11 @@ module tb_am_uart;
   reg full_pred = 0;
   integer full_errs = 0;
   always @(posedge clk) begin
-    if (rst_n && valid && we && addr == 2'd0 && ready == full_pred) full_errs = full_errs + 1;
+    if (rst_n && valid && we && addr == 3'd0 && ready == full_pred) full_errs = full_errs + 1;
     full_pred <= full_d;
   end
 
-  task bus_write(input [3:2] a, input [31:0] d);
+  task bus_write(input [4:2] a, input [31:0] d);
     begin
       @(negedge clk); valid = 1; we = 1; addr = a; wdata = d;
       @(posedge clk); while (!ready) @(posedge clk);
@@ -45,7 +49,7 @@ module tb_am_uart;
     end
   endtask
 
-  task bus_read(input [3:2] a, output [31:0] d);
+  task bus_read(input [4:2] a, output [31:0] d);
     begin
       @(negedge clk); valid = 1; we = 0; addr = a;
       #1 d = rdata;
@@ -71,7 +75,7 @@ module tb_am_uart;
 
   reg [31:0] d;
   reg [7:0]  b;
-  integer    i, seed;
+  integer    i, seed, n, gaps;
   time       t0;
 
   initial begin
@@ -81,61 +85,82 @@ module tb_am_uart;
     // loopback: each byte written comes back on RX
     for (i = 0; i < 20; i = i + 1) begin
       b = $random(seed);
-      bus_write(2'd0, {24'd0, b});
+      bus_write(3'd0, {24'd0, b});
       repeat (12 * DIV) @(posedge clk);
-      bus_read(2'd1, d);
+      bus_read(3'd1, d);
       check(d[8] && d[7:0] == b, "loopback byte");
-      bus_read(2'd1, d);
+      bus_read(3'd1, d);
       check(!d[8], "rx consumed by read");
     end
     // two writes in a row: the second waits for the holding register
-    bus_write(2'd0, 32'h41);
-    bus_write(2'd0, 32'h42);
-    bus_read(2'd2, d);
+    bus_write(3'd0, 32'h41);
+    bus_write(3'd0, 32'h42);
+    bus_read(3'd2, d);
     check(d[0], "tx busy");
     repeat (12 * DIV) @(posedge clk);
-    bus_read(2'd1, d);
+    bus_read(3'd1, d);
     check(d[7:0] == 8'h41, "first of two");
     repeat (12 * DIV) @(posedge clk);
-    bus_read(2'd1, d);
+    bus_read(3'd1, d);
     check(d[8] && d[7:0] == 8'h42, "second of two");
     // framing error: counted, not delivered
     rx_frame(8'h55, 1'b0);
-    bus_read(2'd1, d);
+    bus_read(3'd1, d);
     check(!d[8], "bad frame not delivered");
-    bus_read(2'd2, d);
+    bus_read(3'd2, d);
     check(d[15:8] == 8'd1, "framing error counted");
-    // overrun: second byte while the first is unread
+    // the FIFO: RX_FIFO + 3 bytes while nobody reads -- the first RX_FIFO
+    // kept in order, 3 dropped and counted; RXFIFO says how many wait
+    for (i = 0; i < RX_FIFO + 3; i = i + 1) rx_frame(i[7:0] ^ 8'h5a, 1'b1);
+    bus_read(3'd4, d);
+    check(d[15:0] == RX_FIFO, "RXFIFO level: full");
+    check(d[31:16] == 16'd3, "RXFIFO: 3 bytes dropped");
+    bus_read(3'd2, d);
+    check(d[23:16] == 8'd3 && d[1], "STATUS: dropped bytes, rx valid");
+    // drained back to back, as the firmware's loop does: every read with
+    // valid set is the next byte; a read that finds none only while the
+    // next is on its way (one cycle after a read at most)
+    n = 0; gaps = 0;
+    while (n < RX_FIFO && gaps < 4) begin
+      @(negedge clk); valid = 1; we = 0; addr = 3'd1;
+      #1 d = rdata;
+      @(posedge clk); @(negedge clk); valid = 0;
+      if (d[8]) begin
+        check(d[7:0] == (n[7:0] ^ 8'h5a), "FIFO order");
+        n = n + 1; gaps = 0;
+      end else gaps = gaps + 1;
+    end
+    check(n == RX_FIFO, "every byte kept came out");
+    bus_read(3'd4, d);
+    check(d[15:0] == 16'd0 && d[31:16] == 16'd3, "RXFIFO empty, the drop count kept");
+    // one byte after the drain comes through (the pointers wrapped)
     rx_frame(8'h11, 1'b1);
-    rx_frame(8'h22, 1'b1);
-    bus_read(2'd2, d);
-    check(d[23:16] == 8'd1, "overrun counted");
-    bus_read(2'd1, d);
-    check(d[8] && d[7:0] == 8'h11, "first byte kept on overrun");
+    bus_read(3'd1, d);
+    check(d[8] && d[7:0] == 8'h11, "a byte after the FIFO wrapped");
     // three writes in a row: the third waits while the holding register is
     // full and the shifter busy (what tx_full_d_o must predict)
     rx_force_en = 1; rx_force = 1;       // keep these off the receiver
-    bus_write(2'd0, 32'h31);
-    bus_write(2'd0, 32'h32);
+    bus_write(3'd0, 32'h31);
+    bus_write(3'd0, 32'h32);
     t0 = $time;
-    bus_write(2'd0, 32'h33);
+    bus_write(3'd0, 32'h33);
     check($time - t0 > 5 * DIV * 10, "third write waits for the holding register");
     if (full_errs != 0) begin errors = errors + 1; $display("  tx_full_d_o mispredicted %0d times", full_errs); end
     // DIV: reads the divider; a write sets it (at least 2), or is ignored
     // when the divider is fixed
     repeat (12 * DIV) @(posedge clk);
-    bus_read(2'd3, d);
+    bus_read(3'd3, d);
     check(d == DIV, "DIV reads the divider");
-    bus_write(2'd3, 32'd1);
-    bus_read(2'd3, d);
+    bus_write(3'd3, 33'd1);
+    bus_read(3'd3, d);
     check(d == (DIV_RW != 0 ? 2 : DIV), "DIV write (1 -> 2, or ignored when fixed)");
-    bus_write(2'd3, DIV);
-    bus_read(2'd3, d);
+    bus_write(3'd3, DIV);
+    bus_read(3'd3, d);
     check(d == DIV, "DIV back to the divider");
     if (errors == 0) $display("PASS tb_am_uart");
     else begin $display("FAIL tb_am_uart (%0d errors)", errors); $fatal(1); end
     $finish;
   end
 
-  initial begin #2000000; $display("FAIL tb_am_uart (timeout)"); $fatal(1); end
+  initial begin #20000000; $display("FAIL tb_am_uart (timeout)"); $fatal(1); end
 endmodule

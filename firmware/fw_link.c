@@ -1,0 +1,208 @@
+/*
+ * fw_link.c — the firmware's binding of the host link's service
+ * (lib/am_link_service.h, docs/link.md): the service's operations over the
+ * actor unit's registers and the UART, fed from the UART's receive FIFO at
+ * the dispatch point's DEVICE entry, and the loader.
+ *
+ * Where it runs: between two transactions only -- the DEVICE entry (a byte
+ * waits in the FIFO: SYS.DEVICES.RX), and the IDLE entry while the link is
+ * on. No transaction is open then, so INJECT, SPAWN, UNPIN and the console's
+ * state words through STATE (its export table) are the unit's between-
+ * transaction operations, each a trace record the simulator's lockstep
+ * checker replays on the reference runtime at the same boundary. No
+ * watchdog runs here: a turn takes at most two frames, and the unit
+ * dispatches an event before the next turn, so behaviors and the host take
+ * turns.
+ *
+ * Its state lives in the link area at the top of RAM (firmware/link.ld),
+ * above the stack guard's limit: .bss is read-only after boot for all code.
+ *
+ * The loader: LOAD chunks go to the load buffer (below the link area);
+ * START checks the image there (magic, size, CRC-32, boot behavior, the RAM
+ * it needs) and, once its ACK has left, the machine reboots into it: the
+ * copy routine (crt0.S) is put into the link area with the image's address
+ * and size, SYS.REBOOT restarts the core there with the stack guard off, it
+ * copies the image to 0 and reboots again; the new image boots as at
+ * power-on (RESTART.LOADED: its own boot behavior). Until a good image is
+ * complete, the running program is untouched.
+ */
+#include "am_link_service.h"
+#include "fw.h"
+
+#if FW_LINK
+
+/* What one DEVICE turn takes from the FIFO at most: two frames, so that a
+ * host faster than the actors fills the event queue (one event is
+ * dispatched between two turns) and is answered BUSY, never starves them;
+ * and FW_LINK_TURN bytes, so that garbage cannot hold the core either. */
+#define FW_LINK_TURN 160u
+#define FW_LINK_TURN_FRAMES 2u
+/* the link area (firmware/link.ld, fw.mk's FW_LINK_AREA) */
+#define FW_LINK_AREA_BYTES 512u
+
+extern char __link_area[], __load_buf[], __load_max[];
+extern const uint32_t fw_copy_stub[], fw_copy_stub_end[];
+
+typedef struct fw_link_state {
+    am_link_svc svc;
+    uint32_t reboot;        /* an image of this many bytes is to run: reboot once the ACK is out */
+    uint32_t stop;          /* SHUTDOWN: halt once the ACK is out */
+    uint32_t stub[32];      /* the image's address and size, then the copy routine */
+} fw_link_state;
+_Static_assert(sizeof(fw_link_state) <= FW_LINK_AREA_BYTES, "the link's state fits its area (fw.mk FW_LINK_AREA)");
+
+#define LS ((fw_link_state *)(void *)__link_area)
+#define LOAD_MAX ((uint32_t)(uintptr_t)__load_max)
+
+static void op_put(void *user, const uint8_t *p, uint32_t n)
+{
+    (void)user;
+    while (n--) UART(UART_TXDATA) = *p++;
+}
+
+/* EXT_STATUS: 0 OK, 1 BUSY, 2 TABLE_FULL, 3 QUEUE_FULL, 4 BAD_REF, 5 BAD_ARG */
+static int op_inject(void *user, am_ref to, uint32_t n, const am_word *w)
+{
+    (void)user;
+    for (uint32_t i = 0; i < n; i++) AU(AU_MSG_W(i)) = w[i];
+    AU(AU_INJECT_N(n)) = to;
+    switch (AU(AU_EXT_STATUS)) {
+    case 0:  return AM_LINK_OK;
+    case 4:  return AM_LINK_E_NOT_EXPORTED;   /* not a live actor */
+    case 5:  return AM_LINK_E_BAD_LENGTH;
+    default: return AM_LINK_E_BUSY;           /* the queue is full */
+    }
+}
+
+/* The ask's proxy: spawned (live at once) and unpinned, so that nothing but
+ * the request keeps it alive -- as am_spawn + am_unpin on the host. */
+static int op_spawn_proxy(void *user, uint32_t seq, am_ref *proxy)
+{
+    (void)user;
+    AU(AU_NEW_STATE_W(0)) = 0;
+    AU(AU_NEW_STATE_W(1)) = seq;
+    AU(AU_SPAWN_N(2)) = AM_BEH_ASK;
+    am_ref r = AU(AU_NEW_REF);
+    if (AU(AU_EXT_STATUS) != 0 || r == AM_NIL) return AM_LINK_E_BUSY;
+    AU(AU_UNPIN) = r;
+    *proxy = r;
+    return AM_LINK_OK;
+}
+
+/* Between transactions STATE reads the console's state: the export table. */
+static am_ref op_exported(void *user, uint32_t name)
+{
+    (void)user;
+    return name < AM_EXPORT_MAX ? AU(AU_STATE_W(name)) : AM_NIL;
+}
+
+static void op_counters(void *user, am_word *out)
+{
+    (void)user;
+    static const uint16_t regs[] = { AU_DISPATCHES, AU_COMMITS, AU_ABORTS, AU_QUEUED,
+                                     AU_QUEUE_HWM, AU_LIVE, AU_GC_RUNS, AU_GC_RECLAIMED };
+    uint32_t i = 0;
+    for (; i < sizeof regs / sizeof regs[0]; i++) out[i] = AU(regs[i]);
+    out[i] = (UART(UART_RXFIFO) & UART_RXFIFO_LOST) >> 16;   /* FIFO_LOST */
+}
+
+static int op_load(void *user, uint32_t off, const uint8_t *p, uint32_t n)
+{
+    (void)user;
+    if (off > LOAD_MAX || n > LOAD_MAX - off) return AM_LINK_E_TOO_BIG;
+    /* an image whose header says it is bigger is refused at once */
+    if (off == 0 && n >= 12 && am_link_get32(p + 4) == AM_IMAGE_MAGIC && am_link_get32(p + 8) > LOAD_MAX)
+        return AM_LINK_E_TOO_BIG;
+    uint8_t *d = (uint8_t *)__load_buf + off;
+    while (n--) *d++ = *p++;
+    return AM_LINK_OK;
+}
+
+/* A good image: its header, size and CRC (am_image_check), a boot
+ * behavior of its own program, and a stack top within this RAM. Any
+ * behavior table is fine here: the image brings its behaviors (the
+ * simulator finds its host-side copies by the table's hash). */
+static int op_start(void *user, uint32_t size, uint32_t *problem)
+{
+    (void)user;
+    am_image_info info;
+    int r = am_image_check((const uint8_t *)__load_buf, size, LOAD_MAX, &info, problem);
+    if (r != AM_LINK_OK) return r;
+    const uint32_t *h = (const uint32_t *)(void *)__load_buf;
+    if (h[FW_HDR_BSS_END - 1] > SYS(SYS_RAM_BYTES) || h[FW_HDR_BSS_END] > h[FW_HDR_BSS_END - 1])
+        return AM_LINK_E_TOO_BIG;
+    if (info.boot < AM_BEH_FIRST_USER || info.boot >= info.nbehaviors) {
+        *problem = AM_LINK_IMAGE_BOOT;
+        return AM_LINK_E_BAD_IMAGE;
+    }
+    LS->reboot = size;
+    return AM_LINK_OK;
+}
+
+static int op_shutdown(void *user)
+{
+    (void)user;
+    LS->stop = 1;
+    return AM_LINK_OK;
+}
+
+static const am_link_ops ops_run = { op_put, op_inject, op_spawn_proxy, op_exported, op_counters,
+                                     op_load, op_start, 0 };
+/* the simulator (SYS.LINK.STOP): SHUTDOWN ends the run */
+static const am_link_ops ops_stop = { op_put, op_inject, op_spawn_proxy, op_exported, op_counters,
+                                      op_load, op_start, op_shutdown };
+
+static void tx_drain(void)
+{
+    while (UART(UART_STATUS) & 1u) {}
+}
+
+/* The received image replaces the running program (see the head). */
+static void reboot_into_image(uint32_t size)
+{
+    uint32_t n = (uint32_t)(fw_copy_stub_end - fw_copy_stub);
+    LS->stub[0] = (uint32_t)(uintptr_t)__load_buf;
+    LS->stub[1] = size;
+    for (uint32_t i = 0; i < n && i + 2 < sizeof LS->stub / 4; i++) LS->stub[i + 2] = fw_copy_stub[i];
+    tx_drain();
+    SYS(SYS_REBOOT) = (uint32_t)(uintptr_t)&LS->stub[2];
+    for (;;) {}
+}
+
+/* The DEVICE entry: bytes from the FIFO into the service. A START or a
+ * SHUTDOWN ends the turn: nothing after them is taken by this program. */
+static void fw_link_device(void)
+{
+    uint32_t frames = 0;
+    for (uint32_t k = 0; k < FW_LINK_TURN && frames < FW_LINK_TURN_FRAMES && !LS->reboot && !LS->stop;
+         k++) {
+        uint32_t b = UART(UART_RXDATA);
+        if (!(b & 0x100u)) break;
+        frames += (uint32_t)am_link_svc_byte(&LS->svc, (uint8_t)b);
+    }
+    if (LS->reboot) reboot_into_image(LS->reboot);
+    if (LS->stop) {
+        tx_drain();
+        fw_halt(FW_HALT_STOPPED);
+    }
+}
+
+/* The IDLE entry with the link on: nothing to dispatch until the host
+ * sends something; the dispatch point then answers DEVICE. */
+void fw_link_idle(void)
+{
+    while (!(UART(UART_STATUS) & 2u)) {}
+}
+
+void fw_link_init(void)
+{
+    uint32_t cfg = SYS(SYS_LINK);
+    fw_link_on = 1;
+    if (cfg & SYS_LINK_DIV) UART(UART_DIV) = (cfg & SYS_LINK_DIV) >> SYS_LINK_DIV_LSB;
+    LS->reboot = LS->stop = 0;
+    am_link_svc_init(&LS->svc, (cfg & SYS_LINK_STOP) ? &ops_stop : &ops_run, 0);
+    fw_device_fn = fw_link_device;
+    SYS(SYS_DEVICES) = SYS_DEVICES_RX;
+}
+
+#endif /* FW_LINK */
