@@ -144,7 +144,7 @@ module am_soc #(
   wire [31:0] la_addr, la_wdata, pcpi_insn, pcpi_rs1, pcpi_rs2, eoi;
   wire [3:0]  la_wstrb;
   wire [35:0] cpu_trace_data;
-  wire unused_cpu = ^{la_addr[1:0], pcpi_valid, pcpi_insn,
+  wire unused_cpu = ^{la_addr[1:0], la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
                       pcpi_rs1, pcpi_rs2, cpu_trace_valid, cpu_trace_data};
 
   // ---- decode and ready, a cycle ahead -------------------------------------------
@@ -243,15 +243,20 @@ module am_soc #(
     end
   end
 
-  // The RAM works on the look-ahead bus: it reads or writes in the cycle
-  // before the core's access starts, so the word is there when it does and
-  // the access completes in its first cycle (zero wait states). PicoRV32
-  // announces an access only while none is in progress, and a store's data
-  // is on mem_la_wdata then. A store the stack guard stops never reaches it.
+  // The RAM reads on the look-ahead bus: in the cycle before the core's
+  // access starts, so the word is there when it does and the read completes
+  // in its first cycle (zero wait states). PicoRV32 announces an access only
+  // while none is in progress. A store is written in its own first cycle,
+  // from the core's registered address, data and strobes, and completes in
+  // it too: the stack guard's compare on the look-ahead address then only
+  // has to reach a register (guard_q), not the RAM's write enable (the
+  // iCE40's critical path). A store the guard stops never reaches the RAM.
   // While the core waits at the dispatch point, no access is announced: the
   // unit's answer reads the dispatch table's entry through the same port
   // (dp_rd), and the fetch completes with it in the next cycle.
-  wire        ram_la = bus_on_d && la_go && rgn_d[0] && !guard_d;
+  wire        ram_la = bus_on_d && la_go && rgn_d[0] && !guard_d;   // a RAM access starts next
+  wire        ram_rd = bus_on_d && la_go && la_read && rgn_d[0];      // ... a read: read now
+  wire        ram_wr = sel_ram && we && mem_ready;                    // a store's first cycle
   wire        dp_rd, dp_wait;
   localparam integer DPW = `AM_DEFAULT_BEH_W + 2;   // the dispatch table's index (am_unit_dp)
   wire [DPW-1:0] dp_idx;
@@ -280,9 +285,9 @@ module am_soc #(
   // the enable, the address's selection and the write strobes do not wait
   // for the target's check.
   am_ram #(.WORDS(RAM_WORDS), .INIT_FILE(FIRMWARE)) ram (
-    .clk_i(clk_i), .rst_ni(rst_n), .en_i(ram_la || dp_wait),
-    .addr_i(dp_wait ? dp_addr : la_addr[RAW+1:2]), .wdata_i(la_wdata),
-    .wstrb_i(la_wstrb & {4{la_write}}), .rdata_o(ram_rdata));
+    .clk_i(clk_i), .rst_ni(rst_n), .en_i(ram_rd || ram_wr || dp_wait),
+    .addr_i(dp_wait ? dp_addr : ram_wr ? mem_addr[RAW+1:2] : la_addr[RAW+1:2]),
+    .wdata_i(mem_wdata), .wstrb_i(ram_wr ? mem_wstrb : 4'd0), .rdata_o(ram_rdata));
 
   wire        urt_ready, urt_full_d;
   wire [31:0] urt_rdata;
