@@ -30,10 +30,14 @@
  *     (nothing else allocates during a transaction).
  *   - BECOME writes self's new behavior and state into the table at once,
  *     after saving the state as it was at dispatch (am_state goes on reading
- *     that copy; an abort puts it back). Commit copies nothing.
+ *     that copy; an abort puts it back). SET_STATE only stages its word
+ *     (the table keeps the state as at dispatch, and an abort has nothing
+ *     to undo); commit writes the words staged, one store each.
  *   - The staging counters are one 16-byte block, set by one copy per
- *     dispatch; what makes a commit leave the common path (a CREATE, a
- *     SET_HANDLER, a trace line) is one word of it.
+ *     dispatch; what a commit has to do besides appending the sends (the
+ *     words SET_STATE staged; off the common path: a CREATE, a SET_HANDLER,
+ *     a trace line) is one word of it. The queue's high-water mark is below
+ *     its depth, so one comparison with it stands for the QUEUE_FULL check.
  *   - Everything that must happen between two dispatches -- the end of a
  *     run's budget, a collection the triggers ask for, a fault delivery, a
  *     lockstep verdict -- is folded into one sequence number, stop: the
@@ -145,20 +149,27 @@ typedef struct staged_create {
 } staged_create;
 
 /* What the transaction has staged so far; set from stg_init by one copy
- * per dispatch. rare is not 0 when the commit has more to do than append
- * the sends. Each field is written whole (rare by |=), so that a later
- * read of it is served by one store. */
+ * per dispatch. more is not 0 when the commit has more to do than append
+ * the sends. Each field is written whole (more by |= and &=), so that a
+ * later read of it is served by one store. */
 typedef struct staged {
     uint32_t nsends;
     uint32_t ncreates;
-    uint32_t rare;                   /* RARE_* */
-    uint8_t has_become;              /* BECOME_WHOLE | BECOME_WORDS */
+    uint32_t more;                   /* MORE_*, and the state words am_set_state
+                                        staged (MORE_WORDS) */
+    uint8_t become;                  /* am_become wrote self's record */
     uint8_t delivery;                /* the event in dispatch is a fault delivery */
-    uint8_t pad_[2];
+    uint8_t send_set;                /* am_send_word: the words set (send_setv) for
+                                        the send staged after send_set_at sends */
+    uint8_t pad_;
 } staged;
-#define RARE_CREATES 1u              /* a CREATE */
-#define RARE_HANDLER 2u              /* a SET_HANDLER (staged_handler) */
-#define RARE_HOOKS   4u              /* tracing or test_perturb_seq (am_rt_new) */
+#define MORE_CREATES 1u              /* a CREATE */
+#define MORE_HANDLER 2u              /* a SET_HANDLER (staged_handler) */
+#define MORE_HOOKS   4u              /* tracing or test_perturb_seq (am_rt_new) */
+#define MORE_SLOW    0xffu           /* the above: the commit leaves the common path */
+/* bit WORD0 + i: state word i was staged (state_setv[i]) */
+#define MORE_WORD0   8u
+#define MORE_WORDS   (0xffu << MORE_WORD0)
 _Static_assert(sizeof(staged) == 16, "one 16-byte store clears it");
 
 /* The behavior's context is the first member of the runtime. */
@@ -172,8 +183,8 @@ struct am_rt {
     /* ---- hot: the dispatch loop and the behavior's view ---- */
     const event *cur;                /* the event in dispatch (its ring slot) */
     const am_word *self_st;          /* self's state as at dispatch: its table
-                                        record, or become_undo after a BECOME */
-    actor *self;                     /* self's table record, once BECOME ran */
+                                        record, or become_undo after am_become */
+    actor *self;                     /* self's table record, once am_become ran */
     am_beh cur_beh;                  /* self's behavior as at dispatch */
     staged stg, stg_init;
     uint64_t seq;                    /* the last sequence number used (= dispatches) */
@@ -196,16 +207,17 @@ struct am_rt {
 
     uint32_t become_n;               /* words given to the last BECOME (the trace) */
     am_word become_undo[AM_MAX_STATE_WORDS];   /* self's state at dispatch, once BECOME ran */
-    /* For the trace and the test perturbation only (RARE_HOOKS): the last
-     * BECOME's words, and the words am_set_state set after it */
+    /* For the trace and the test perturbation only (MORE_HOOKS): the last
+     * BECOME's words */
     am_word become_words[AM_MAX_STATE_WORDS];
-    uint32_t state_set;
+    /* The words am_set_state staged since the last BECOME (stg.more's
+     * MORE_WORDS bits say which): the commit writes them into self's
+     * record, after the BECOME's words */
     am_word state_setv[AM_MAX_STATE_WORDS];
-    /* am_send_word: the words set for the send staged after send_set_at
-     * sends of transaction send_set_seq (so that no send or dispatch has to
-     * clear them) */
-    uint32_t send_set, send_set_at;
-    uint64_t send_set_seq;
+    /* am_send_word: the words set (stg.send_set, which each dispatch
+     * clears) are for the send staged after send_set_at sends, so that no
+     * send has to clear them */
+    uint32_t send_set_at;
     am_word send_setv[AM_MAX_MSG_WORDS];
 
     staged_create *creates;
@@ -448,7 +460,7 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->ask_next_ticket = 1;
     rt->handler = cfg.fault_handler;
     rt->tracing = cfg.trace != NULL || cfg.on_trace != NULL;
-    if (rt->tracing || cfg.test_perturb_seq != 0) rt->stg_init.rare = RARE_HOOKS;
+    if (rt->tracing || cfg.test_perturb_seq != 0) rt->stg_init.more = MORE_HOOKS;
     rt->ring_end = rt->ring + rt->cap;
     rt->head = rt->tail = rt->ring;
     *out = rt;
@@ -718,7 +730,7 @@ API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *
         SIGNAL_FENCE();
         rt->snap_seq = rt->seq;
         SIGNAL_FENCE();
-        rt->stg.rare |= RARE_CREATES;
+        rt->stg.more |= MORE_CREATES;
     }
     am_ref ref = alloc_slot(rt);
     if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, table_full_cause(rt), AM_OP_CREATE, beh);
@@ -736,9 +748,10 @@ API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *
     return ref;
 }
 
-API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
+/* SEND's checks (docs/semantics.md, in that order); returns the slot the
+ * send is staged in, counted, its target and length written. */
+INLINE event *stage_send(am_rt *rt, am_ref target, uint32_t n)
 {
-    am_rt *rt = RT_OF(ctx);
     uint32_t ns = rt->stg.nsends;
     if (UNLIKELY(n > rt->msg_words)) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(n));
     if (UNLIKELY(ns >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
@@ -753,7 +766,12 @@ API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *m
     rt->stg.nsends = ns + 1;
     ev->target = target;
     ev->len = n;
-    put_words(ev->msg, msg, n);
+    return ev;
+}
+
+API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
+{
+    put_words(stage_send(RT_OF(ctx), target, n)->msg, msg, n);
 }
 
 void am_set_fault_handler(am_ctx *ctx, am_ref handler)
@@ -762,7 +780,7 @@ void am_set_fault_handler(am_ctx *ctx, am_ref handler)
     if (handler != AM_NIL && SLOT_OF(handler) >= rt->table_size)
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SET_HANDLER, handler);
     rt->staged_handler = handler;
-    rt->stg.rare |= RARE_HANDLER;
+    rt->stg.more |= MORE_HANDLER;
 }
 
 int am_fault(const am_ctx *ctx, am_fault_info *info)
@@ -773,31 +791,21 @@ int am_fault(const am_ctx *ctx, am_fault_info *info)
     return 1;
 }
 
-/* has_become: what the transaction changed of self (in the table, with
- * the state as at dispatch saved) */
-#define BECOME_WHOLE 1u   /* am_become: behavior and every word */
-#define BECOME_WORDS 2u   /* am_set_state since */
-
-/* Self's record, to write: on the first write of the transaction the state
- * as at dispatch is saved -- what am_state reads from now on, and what an
- * abort puts back (undo_txn) -- before the table is written, in case the
+/* Self's record, to write: on the first am_become of the transaction the
+ * state as at dispatch is saved -- what am_state reads from now on, and what
+ * an abort puts back (undo_txn) -- before the table is written, in case the
  * watchdog aborts in between. (self_st is still self's record then: its
  * state comes first.) */
-INLINE actor *self_to_write(am_rt *rt, uint8_t what)
+INLINE actor *self_to_write(am_rt *rt)
 {
-    actor *a;
-    if (!rt->stg.has_become) {
-        a = (actor *)(uintptr_t)rt->self_st;
-        rt->self = a;
-        copy_n(rt->become_undo, a->st, AM_MAX_STATE_WORDS);   /* word by word: see copy_n */
-        rt->self_st = rt->become_undo;
-        SIGNAL_FENCE();
-        rt->stg.has_become = what;
-        SIGNAL_FENCE();
-    } else {
-        a = rt->self;
-        rt->stg.has_become |= what;
-    }
+    if (rt->stg.become) return rt->self;
+    actor *a = (actor *)(uintptr_t)rt->self_st;
+    rt->self = a;
+    copy_n(rt->become_undo, a->st, AM_MAX_STATE_WORDS);   /* word by word: see copy_n */
+    rt->self_st = rt->become_undo;
+    SIGNAL_FENCE();
+    rt->stg.become = 1;
+    SIGNAL_FENCE();
     return a;
 }
 
@@ -807,27 +815,23 @@ API_INLINE void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_BECOME, beh);
     if (UNLIKELY(n > rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(n));
-    actor *a = self_to_write(rt, BECOME_WHOLE);
-    rt->stg.has_become = BECOME_WHOLE;   /* the words set before are replaced too */
+    actor *a = self_to_write(rt);
+    rt->stg.more &= ~MORE_WORDS;      /* the words set before are replaced too */
     a->beh = beh;
     rt->become_n = n;
     put_words(a->st, st, n);
-    if (UNLIKELY(rt->stg.rare & RARE_HOOKS)) put_words(rt->become_words, st, n);
+    if (UNLIKELY(rt->stg.more & MORE_HOOKS)) put_words(rt->become_words, st, n);
 }
 
+/* Staged, not written: the table keeps the state as at dispatch, which
+ * am_state reads, and an abort has nothing to put back. */
 API_INLINE void am_set_state(am_ctx *ctx, uint32_t i, am_word w)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(i >= rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(i < AM_FAULT_LEN_MAX ? i + 1 : i));
-    uint8_t was = rt->stg.has_become;
-    actor *a = self_to_write(rt, BECOME_WORDS);
-    a->st[i] = w;   /* (words past the state's length are 0 in the table) */
-    if (UNLIKELY(rt->stg.rare & RARE_HOOKS)) {
-        if (!(was & BECOME_WORDS)) rt->state_set = 0;
-        rt->state_set |= 1u << i;
-        rt->state_setv[i] = w;
-    }
+    rt->state_setv[i] = w;
+    rt->stg.more |= 1u << (MORE_WORD0 + i);
 }
 
 API_INLINE void am_send_word(am_ctx *ctx, uint32_t i, am_word w)
@@ -835,26 +839,34 @@ API_INLINE void am_send_word(am_ctx *ctx, uint32_t i, am_word w)
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(i >= rt->msg_words))
         txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(i < AM_FAULT_LEN_MAX ? i + 1 : i));
-    if (rt->send_set_seq != rt->seq || rt->send_set_at != rt->stg.nsends) {
-        rt->send_set = 0;
-        rt->send_set_seq = rt->seq;
-        rt->send_set_at = rt->stg.nsends;
+    uint32_t ns = rt->stg.nsends;
+    if (rt->send_set_at != ns) {      /* the words set before are used up */
+        rt->stg.send_set = 0;
+        rt->send_set_at = ns;
     }
-    rt->send_set |= 1u << i;
+    rt->stg.send_set |= (uint8_t)(1u << i);
     rt->send_setv[i] = w;
 }
 
+/* The message's words past its length are 0 in every event (inject and
+ * send zero-fill), so its word j + from is the event's word wherever
+ * 0 <= j + from < 8: with a constant from, each word is one copy. */
 API_INLINE void am_forward(am_ctx *ctx, am_ref target, uint32_t n, int32_t from)
 {
     am_rt *rt = RT_OF(ctx);
-    uint32_t set = rt->send_set_seq == rt->seq && rt->send_set_at == rt->stg.nsends ? rt->send_set : 0;
-    am_word w[AM_MAX_MSG_WORDS];
-    for (uint32_t i = 0; i < AM_MAX_MSG_WORDS; i++) {
-        int64_t j = (int64_t)i + from;
-        w[i] = (set >> i & 1u) ? rt->send_setv[i]
-             : (j >= 0 && j < (int64_t)rt->cur->len) ? rt->cur->msg[j] : 0;
+    uint32_t set = rt->send_set_at == rt->stg.nsends ? rt->stg.send_set : 0;
+    const am_word *restrict src = rt->cur->msg;
+    am_word *restrict d = stage_send(rt, target, n)->msg;
+    /* word by word, written out: each folds to one copy or one 0 */
+#define FWD_WORD(i) d[i] = (i) < n && (int64_t)(i) + from >= 0 && \
+                           (int64_t)(i) + from < AM_MAX_MSG_WORDS ? src[(int64_t)(i) + from] : 0
+    FWD_WORD(0); FWD_WORD(1); FWD_WORD(2); FWD_WORD(3);
+    FWD_WORD(4); FWD_WORD(5); FWD_WORD(6); FWD_WORD(7);
+#undef FWD_WORD
+    for (set &= (1u << n) - 1; set; set &= set - 1) {   /* n <= 8 */
+        uint32_t i = (uint32_t)low_bit(set);
+        d[i] = rt->send_setv[i];
     }
-    am_send(ctx, target, n, w);
 }
 
 /* ---- garbage collection (docs/gc.md) ----------------------------------------- */
@@ -1055,12 +1067,11 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
         event *ev = ring_add(rt, rt->tail, rt->cap - rt->stg.nsends);   /* the first send */
         for (uint32_t i = 0; i < rt->stg.nsends; i++, ev = ring_next(rt, ev))
             am_trace_send(b, ev->target, ev->len, ev->msg);
-        if (rt->stg.has_become & BECOME_WHOLE)
+        if (rt->stg.become)
             am_trace_become(b, rt->self->beh, rt->become_n, rt->become_words);
-        if (rt->stg.has_become & BECOME_WORDS)
-            for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++)
-                if (rt->state_set >> i & 1u) am_trace_state(b, i, rt->state_setv[i]);
-        if (rt->stg.rare & RARE_HANDLER)
+        for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++)
+            if (rt->stg.more >> (MORE_WORD0 + i) & 1u) am_trace_state(b, i, rt->state_setv[i]);
+        if (rt->stg.more & MORE_HANDLER)
             am_trace_handler(b, rt->staged_handler);
     } else {
         am_trace_fault(b, rt->fault_cause, rt->fault_code, rt->fault_op, rt->fault_value);
@@ -1082,7 +1093,7 @@ INLINE void undo_txn(am_rt *rt)
     }
     for (uint32_t i = 0; i < rt->stg.ncreates; i++)
         rt->keys[SLOT_OF(rt->creates[i].ref)] = rt->creates[i].prev;
-    if (rt->stg.has_become) {
+    if (rt->stg.become) {
         memcpy(rt->self->st, rt->become_undo, sizeof rt->self->st);
         rt->self->beh = rt->cur_beh;
     }
@@ -1161,12 +1172,10 @@ static NOINLINE void perturb_commit(am_rt *rt)
 {
     if (rt->stg.nsends) {
         rt->tail->msg[0] ^= 1u;
-    } else if (rt->stg.has_become & BECOME_WORDS) {
-        uint32_t i = 0;   /* the lowest word am_set_state set */
-        while (!(rt->state_set >> i & 1u)) i++;
-        rt->self->st[i] ^= 1u;
-        rt->state_setv[i] ^= 1u;
-    } else if (rt->stg.has_become) {
+    } else if (rt->stg.more & MORE_WORDS) {
+        /* the lowest word am_set_state staged (written by commit_words) */
+        rt->state_setv[low_bit(rt->stg.more >> MORE_WORD0)] ^= 1u;
+    } else if (rt->stg.become) {
         if (rt->become_n) {
             rt->self->st[0] ^= 1u;
             rt->become_words[0] ^= 1u;
@@ -1176,19 +1185,29 @@ static NOINLINE void perturb_commit(am_rt *rt)
     }
 }
 
-/* The sends join the queue. Those staged behind the ring's end move to
- * its start, which they never reach while staged (am_rt_new's cap). */
-INLINE void commit_sends(am_rt *rt)
+/* The sends join the queue (count: the queue's length with them, which
+ * dispatch checked). Those staged behind the ring's end move to its start,
+ * which they never reach while staged (am_rt_new's cap). */
+INLINE void commit_sends(am_rt *rt, uint32_t count)
 {
-    uint32_t ns = rt->stg.nsends;
-    event *t = rt->tail + ns;
+    event *t = rt->tail + rt->stg.nsends;
     if (UNLIKELY(t >= rt->ring_end)) {
         memcpy(rt->ring, rt->ring_end, (size_t)(t - rt->ring_end) * sizeof *t);
         t -= rt->cap;
     }
     rt->tail = t;
-    rt->count += ns;
-    update_hwm(rt);
+    rt->count = count;
+}
+
+/* The state words am_set_state staged go into self's record, over what a
+ * BECOME wrote there. */
+INLINE void commit_words(am_rt *rt, uint32_t more)
+{
+    actor *a = rt->stg.become ? rt->self : (actor *)(uintptr_t)rt->self_st;
+    for (uint32_t w = more >> MORE_WORD0; w; w &= w - 1) {
+        uint32_t i = (uint32_t)low_bit(w);
+        a->st[i] = rt->state_setv[i];
+    }
 }
 
 /* CREATEs and SET_HANDLER: the effects most transactions do not have. */
@@ -1214,18 +1233,30 @@ INLINE void commit_rare(am_rt *rt)
     }
     rt->live_bits[k] |= bits;
     rt->nlive += nc;
-    if (rt->stg.rare & RARE_HANDLER) rt->handler = rt->staged_handler;
+    if (rt->stg.more & MORE_HANDLER) rt->handler = rt->staged_handler;
     check_low_water(rt);
 }
 
-/* A commit off the common path (stg.rare): with CREATEs, SET_HANDLER, a
- * trace line and/or the test-only perturbation. */
-static NOINLINE void commit_slow(am_rt *rt)
+/* A commit off the common path (stg.more & MORE_SLOW): with CREATEs,
+ * SET_HANDLER, a trace line and/or the test-only perturbation. */
+static NOINLINE void commit_slow(am_rt *rt, uint32_t count)
 {
     if (rt->seq == rt->perturb_seq) perturb_commit(rt);
     commit_rare(rt);
-    commit_sends(rt);
+    commit_words(rt, rt->stg.more);
+    commit_sends(rt, count);
     if (rt->tracing) trace_txn(rt, 1);
+}
+
+/* The queue is the longest it has been (count > hwm, the queue's length
+ * with the transaction's sends): it becomes the high-water mark, unless the
+ * sends do not fit (QUEUE_FULL). hwm <= queue_depth, so one comparison
+ * with hwm stands for both on the common path. */
+static NOINLINE int queue_full(am_rt *rt, uint32_t count)
+{
+    if (count > rt->queue_depth) return 1;
+    rt->hwm = count;
+    return 0;
 }
 
 /* One transaction: the event ev (its ring slot, or the fault delivery);
@@ -1254,12 +1285,16 @@ INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
     if (UNLIKELY(verdict)) txn_fault(rt, verdict, AM_OP_RUN, 0);   /* am_step_abort */
     rt->behaviors[beh].fn(&rt->ctx);
     rt->in_dispatch = 0;
-    if (UNLIKELY(rt->count + rt->stg.nsends > rt->queue_depth))
+    uint32_t count = rt->count + rt->stg.nsends, more = rt->stg.more;
+    if (UNLIKELY(count > rt->hwm) && queue_full(rt, count))
         abort_with(rt, AM_FAULT_QUEUE_FULL, AM_OP_COMMIT);
-    else if (UNLIKELY(rt->stg.rare))
-        commit_slow(rt);
-    else
-        commit_sends(rt);
+    else if (LIKELY(more == 0))
+        commit_sends(rt, count);
+    else if (!(more & MORE_SLOW)) {
+        commit_words(rt, more);
+        commit_sends(rt, count);
+    } else
+        commit_slow(rt, count);
 }
 
 INLINE const event *take_event(am_rt *rt)
