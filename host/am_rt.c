@@ -334,15 +334,13 @@ INLINE void copy_n(am_word *restrict d, const am_word *restrict s, uint32_t n)
     }
 }
 
-/* Bits of a 64-bit word (x != 0 for low_bit): the lowest set, how many. */
+/* The lowest set bit of a 64-bit word x != 0. */
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
 INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
-INLINE uint32_t bit_count(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
 #else
 #define PREFETCH(p) ((void)(p))
 INLINE int low_bit(uint64_t x) { int b = 0; while (!(x & 1)) x >>= 1, b++; return b; }
-INLINE uint32_t bit_count(uint64_t x) { uint32_t n = 0; for (; x; x &= x - 1) n++; return n; }
 #endif
 
 /* Store n words and zero the rest of an 8-word block. */
@@ -923,12 +921,13 @@ INLINE void gc_scan(marker *m, const actor *a)
     gc_scan4(m, &a->st[4]);
 }
 
-/* An event's target and message words (those past its length are 0). */
+/* An event's target and its message words (those past its length are 0);
+ * a word below 0x10000 (generation 0) is never a reference. */
 INLINE void gc_event(marker *m, const event *ev)
 {
     gc_word(m, ev->target);
-    gc_scan4(m, &ev->msg[0]);
-    gc_scan4(m, &ev->msg[4]);
+    for (uint32_t i = 0; i < ev->len; i++)
+        if (ev->msg[i] >> 16) gc_word(m, ev->msg[i]);
 }
 
 /* Scan the state of every actor marked and not scanned yet, breadth first:
@@ -956,6 +955,23 @@ INLINE void gc_trace(am_rt *rt, marker *m)
                 gc_scan(m, &rt->actors[m->queue[qh]]);
             }
         }
+    }
+}
+
+/* Reclaim the slots of one 64-slot word of the table that dead has set.
+ * A live slot's word is its reference: flipping its low half makes it
+ * dead, the generation kept. Actors created together usually die together,
+ * so the words are flipped eight slots at a time (without a branch per
+ * slot) wherever one of the eight dies. */
+INLINE void gc_reclaim(uint32_t *keys, uint64_t dead)
+{
+    /* (written so that compilers make it a few vector operations) */
+    static const uint32_t bit[8] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+    while (dead) {
+        uint32_t b = (uint32_t)low_bit(dead) & ~7u;
+        uint32_t d = (uint32_t)(dead >> b) & 0xffu;
+        dead &= ~((uint64_t)0xff << b);
+        for (uint32_t j = 0; j < 8; j++) keys[b + j] ^= (d & bit[j]) ? 0xffffu : 0u;
     }
 }
 
@@ -1000,25 +1016,18 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
         m.keys[slot] ^= GC_MARK;
         keep_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
     }
-    uint32_t reclaimed = 0, nfree = 0;
     for (uint32_t k = (rt->next + 63) / 64; k-- > 0;) {
         uint64_t keep = keep_bits[k];
         keep_bits[k] = 0;
-        /* a live slot's word is its reference: flipping the low half
-         * makes it dead, generation kept */
-        uint64_t dead = rt->live_bits[k] & ~keep;
-        reclaimed += bit_count(dead);
-        for (; dead; dead &= dead - 1) rt->keys[k * 64 + (uint32_t)low_bit(dead)] ^= 0xffffu;
+        gc_reclaim(&rt->keys[k * 64], rt->live_bits[k] & ~keep);
         rt->live_bits[k] = keep;
-        uint64_t fr = ~keep;           /* the free slots below next */
-        if (k * 64 + 64 > rt->next) fr &= ((uint64_t)1 << (rt->next - k * 64)) - 1;
-        nfree += bit_count(fr);
     }
-    /* the rebuilt free stack: every slot below next that is not live,
-     * lowest on top */
-    rt->free_count = nfree;
+    /* Every marked slot was live, and they are all that stays live: the
+     * rebuilt free stack is every other slot below next, lowest on top. */
+    uint32_t reclaimed = rt->nlive - m.n;
+    rt->free_count = rt->next - m.n;
     rt->free_cursor = 0;
-    rt->nlive -= reclaimed;
+    rt->nlive = m.n;
     uint32_t free_after = free_slots(rt);
     rt->gc_armed = free_after / 2 >= rt->gc_low;   /* free_after >= 2 * gc_low */
     rt->gc_seq = rt->seq;
@@ -1185,18 +1194,20 @@ static NOINLINE void perturb_commit(am_rt *rt)
     }
 }
 
-/* The sends join the queue (count: the queue's length with them, which
- * dispatch checked). Those staged behind the ring's end move to its start,
- * which they never reach while staged (am_rt_new's cap). */
-INLINE void commit_sends(am_rt *rt, uint32_t count)
+/* The sends join the queue behind tail (count: the queue's length with
+ * them, which commit checked); returns the new tail. Those staged behind
+ * the ring's end move to its start, which they never reach while staged
+ * (am_rt_new's cap). */
+INLINE event *commit_sends(am_rt *rt, event *tail, uint32_t count)
 {
-    event *t = rt->tail + rt->stg.nsends;
+    event *t = tail + rt->stg.nsends;
     if (UNLIKELY(t >= rt->ring_end)) {
         memcpy(rt->ring, rt->ring_end, (size_t)(t - rt->ring_end) * sizeof *t);
         t -= rt->cap;
     }
     rt->tail = t;
     rt->count = count;
+    return t;
 }
 
 /* The state words am_set_state staged go into self's record, over what a
@@ -1244,7 +1255,7 @@ static NOINLINE void commit_slow(am_rt *rt, uint32_t count)
     if (rt->seq == rt->perturb_seq) perturb_commit(rt);
     commit_rare(rt);
     commit_words(rt, rt->stg.more);
-    commit_sends(rt, count);
+    commit_sends(rt, rt->tail, count);
     if (rt->tracing) trace_txn(rt, 1);
 }
 
@@ -1259,22 +1270,18 @@ static NOINLINE int queue_full(am_rt *rt, uint32_t count)
     return 0;
 }
 
-/* One transaction: the event ev (its ring slot, or the fault delivery);
- * verdict: am_step_abort's cause, else 0. A staging fault does not come
- * back here: txn_fault jumps to run_loop. */
-INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
+/* The behavior of a transaction runs (rt->cur, seq and stg are set): the
+ * target's, if it is live (else the transaction aborts with DEAD_TARGET
+ * and 0 is returned); verdict: am_step_abort's cause, else 0. A staging
+ * fault does not come back here: txn_fault jumps to run_loop. */
+INLINE int run_behavior(am_rt *rt, const event *ev, uint32_t verdict)
 {
-    rt->cur = ev;
-    rt->seq++;
-    rt->stg = rt->stg_init;
-    if (delivery) rt->stg.delivery = 1;
-
     am_ref target = ev->target;
     uint32_t slot = SLOT_OF(target);
     if (UNLIKELY(rt->keys[slot] != target)) {
         rt->cur_beh = NO_BEH;
         abort_with(rt, AM_FAULT_DEAD_TARGET, AM_OP_DISPATCH);
-        return;
+        return 0;
     }
     actor *a = &rt->actors[slot];
     am_beh beh = a->beh;
@@ -1285,16 +1292,41 @@ INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
     if (UNLIKELY(verdict)) txn_fault(rt, verdict, AM_OP_RUN, 0);   /* am_step_abort */
     rt->behaviors[beh].fn(&rt->ctx);
     rt->in_dispatch = 0;
-    uint32_t count = rt->count + rt->stg.nsends, more = rt->stg.more;
-    if (UNLIKELY(count > rt->hwm) && queue_full(rt, count))
+    return 1;
+}
+
+/* The transaction commits, or aborts with QUEUE_FULL; *tail and *count:
+ * the queue's, which the common path updates. Returns 0 when it aborted or
+ * left the common path (CREATEs, ...): rt then holds the queue, and stop
+ * may have changed. */
+INLINE int commit(am_rt *rt, event **tail, uint32_t *count)
+{
+    uint32_t c = *count + rt->stg.nsends, more = rt->stg.more;
+    if (UNLIKELY(c > rt->hwm) && queue_full(rt, c)) {
         abort_with(rt, AM_FAULT_QUEUE_FULL, AM_OP_COMMIT);
-    else if (LIKELY(more == 0))
-        commit_sends(rt, count);
-    else if (!(more & MORE_SLOW)) {
-        commit_words(rt, more);
-        commit_sends(rt, count);
-    } else
-        commit_slow(rt, count);
+        return 0;
+    }
+    if (UNLIKELY(more & MORE_SLOW)) {
+        commit_slow(rt, c);
+        return 0;
+    }
+    if (more) commit_words(rt, more);
+    *tail = commit_sends(rt, *tail, c);
+    *count = c;
+    return 1;
+}
+
+/* One transaction, the queue's state in rt: the event ev (its ring slot,
+ * or the fault delivery); verdict as for run_behavior. */
+INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
+{
+    rt->cur = ev;
+    rt->seq++;
+    rt->stg = rt->stg_init;
+    if (delivery) rt->stg.delivery = 1;
+    event *tail = rt->tail;
+    uint32_t count = rt->count;
+    if (run_behavior(rt, ev, verdict)) commit(rt, &tail, &count);
 }
 
 INLINE const event *take_event(am_rt *rt)
@@ -1312,16 +1344,44 @@ static NOINLINE void dispatch_slow(am_rt *rt, const event *ev, int delivery)
     dispatch(rt, ev, delivery, rt->verdict);
 }
 
+/* Dispatch while nothing but a dispatch is due (seq < stop). The queue's
+ * head, tail and length and seq live in locals (registers), so that no
+ * dispatch waits on the stores of the one before; rt gets copies (stores
+ * only) before the behavior runs -- which stages behind rt->tail, and may
+ * leave by the abort jump -- and at commit. Returns 1 when the queue is
+ * empty; 0 when seq reaches stop, and after a transaction off the common
+ * path (an abort, a commit with CREATEs, ...), which may change stop and
+ * leaves the queue's state in rt. */
+INLINE int drain_fast(am_rt *rt)
+{
+    uint64_t seq = rt->seq;
+    const uint64_t stop = rt->stop;
+    event *head = rt->head, *tail = rt->tail;
+    uint32_t count = rt->count;
+    while (seq < stop) {
+        if (UNLIKELY(count == 0)) return 1;
+        event *ev = head;
+        head = ring_next(rt, head);
+        count--;
+        rt->head = head;
+        rt->count = count;
+        rt->seq = ++seq;
+        rt->cur = ev;
+        rt->stg = rt->stg_init;
+        if (UNLIKELY(!run_behavior(rt, ev, 0)) || UNLIKELY(!commit(rt, &tail, &count))) return 0;
+    }
+    return 0;
+}
+
 /* Dispatch until the queue is empty or the innermost run's budget is
  * spent (seq reaches end_seq). Below stop nothing but a dispatch is due;
- * at stop the slow path sees what is. State lives in rt: a staging fault
- * leaves by longjmp. */
+ * at stop the slow path sees what is. A staging fault leaves by longjmp
+ * (run_loop calls drain again). */
 static NOINLINE void drain(am_rt *rt)
 {
     for (;;) {
         if (LIKELY(rt->seq < rt->stop)) {
-            if (UNLIKELY(rt->count == 0)) return;
-            dispatch(rt, take_event(rt), 0, 0);
+            if (drain_fast(rt)) return;
             continue;
         }
         if ((rt->count == 0 && !rt->redirect) || rt->seq == rt->end_seq) return;
