@@ -958,20 +958,38 @@ INLINE void gc_trace(am_rt *rt, marker *m)
     }
 }
 
+/* The bits set in x (without a library call or an instruction the
+ * baseline target may lack). */
+INLINE uint32_t bit_count32(uint32_t x)
+{
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+
 /* Reclaim the slots of one 64-slot word of the table that dead has set.
  * A live slot's word is its reference: flipping its low half makes it
- * dead, the generation kept. Actors created together usually die together,
- * so the words are flipped eight slots at a time (without a branch per
- * slot) wherever one of the eight dies. */
+ * dead, the generation kept. Actors created together usually die
+ * together: where more than 8 of 32 neighbours die, the 32 words are
+ * flipped without a branch per slot (written so that compilers make it a
+ * few vector operations), else slot by slot. */
 INLINE void gc_reclaim(uint32_t *keys, uint64_t dead)
 {
-    /* (written so that compilers make it a few vector operations) */
-    static const uint32_t bit[8] = { 1, 2, 4, 8, 16, 32, 64, 128 };
-    while (dead) {
-        uint32_t b = (uint32_t)low_bit(dead) & ~7u;
-        uint32_t d = (uint32_t)(dead >> b) & 0xffu;
-        dead &= ~((uint64_t)0xff << b);
-        for (uint32_t j = 0; j < 8; j++) keys[b + j] ^= (d & bit[j]) ? 0xffffu : 0u;
+    static const uint32_t bit[32] = {
+        1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
+        1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+        1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+        1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
+    };
+    for (uint32_t h = 0; h < 64; h += 32, keys += 32) {
+        uint32_t d = (uint32_t)(dead >> h);
+        if (bit_count32(d) > 8) {
+            for (uint32_t j = 0; j < 32; j++)
+                keys[j] ^= (uint32_t) - (uint32_t)((d & bit[j]) != 0) & 0xffffu;
+        } else {
+            for (; d; d &= d - 1) keys[low_bit(d)] ^= 0xffffu;
+        }
     }
 }
 
