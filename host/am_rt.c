@@ -986,7 +986,7 @@ INLINE void gc_reclaim(uint32_t *keys, uint64_t dead)
         uint32_t d = (uint32_t)(dead >> h);
         if (bit_count32(d) > 8) {
             for (uint32_t j = 0; j < 32; j++)
-                keys[j] ^= (uint32_t) - (uint32_t)((d & bit[j]) != 0) & 0xffffu;
+                keys[j] ^= (0u - (uint32_t)((d & bit[j]) != 0)) & 0xffffu;
         } else {
             for (; d; d &= d - 1) keys[low_bit(d)] ^= 0xffffu;
         }
