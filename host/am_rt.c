@@ -30,10 +30,14 @@
  *     (nothing else allocates during a transaction).
  *   - BECOME writes self's new behavior and state into the table at once,
  *     after saving the state as it was at dispatch (am_state goes on reading
- *     that copy; an abort puts it back). Commit copies nothing.
+ *     that copy; an abort puts it back). SET_STATE only stages its word
+ *     (the table keeps the state as at dispatch, and an abort has nothing
+ *     to undo); commit writes the words staged, one store each.
  *   - The staging counters are one 16-byte block, set by one copy per
- *     dispatch; what makes a commit leave the common path (a CREATE, a
- *     SET_HANDLER, a trace line) is one word of it.
+ *     dispatch; what a commit has to do besides appending the sends (the
+ *     words SET_STATE staged; off the common path: a CREATE, a SET_HANDLER,
+ *     a trace line) is one word of it. The queue's high-water mark is below
+ *     its depth, so one comparison with it stands for the QUEUE_FULL check.
  *   - Everything that must happen between two dispatches -- the end of a
  *     run's budget, a collection the triggers ask for, a fault delivery, a
  *     lockstep verdict -- is folded into one sequence number, stop: the
@@ -145,20 +149,27 @@ typedef struct staged_create {
 } staged_create;
 
 /* What the transaction has staged so far; set from stg_init by one copy
- * per dispatch. rare is not 0 when the commit has more to do than append
- * the sends. Each field is written whole (rare by |=), so that a later
- * read of it is served by one store. */
+ * per dispatch. more is not 0 when the commit has more to do than append
+ * the sends. Each field is written whole (more by |= and &=), so that a
+ * later read of it is served by one store. */
 typedef struct staged {
     uint32_t nsends;
     uint32_t ncreates;
-    uint32_t rare;                   /* RARE_* */
-    uint8_t has_become;              /* BECOME_WHOLE | BECOME_WORDS */
+    uint32_t more;                   /* MORE_*, and the state words am_set_state
+                                        staged (MORE_WORDS) */
+    uint8_t become;                  /* am_become wrote self's record */
     uint8_t delivery;                /* the event in dispatch is a fault delivery */
-    uint8_t pad_[2];
+    uint8_t send_set;                /* am_send_word: the words set (send_setv) for
+                                        the send staged after send_set_at sends */
+    uint8_t pad_;
 } staged;
-#define RARE_CREATES 1u              /* a CREATE */
-#define RARE_HANDLER 2u              /* a SET_HANDLER (staged_handler) */
-#define RARE_HOOKS   4u              /* tracing or test_perturb_seq (am_rt_new) */
+#define MORE_CREATES 1u              /* a CREATE */
+#define MORE_HANDLER 2u              /* a SET_HANDLER (staged_handler) */
+#define MORE_HOOKS   4u              /* tracing or test_perturb_seq (am_rt_new) */
+#define MORE_SLOW    0xffu           /* the above: the commit leaves the common path */
+/* bit WORD0 + i: state word i was staged (state_setv[i]) */
+#define MORE_WORD0   8u
+#define MORE_WORDS   (0xffu << MORE_WORD0)
 _Static_assert(sizeof(staged) == 16, "one 16-byte store clears it");
 
 /* The behavior's context is the first member of the runtime. */
@@ -172,8 +183,8 @@ struct am_rt {
     /* ---- hot: the dispatch loop and the behavior's view ---- */
     const event *cur;                /* the event in dispatch (its ring slot) */
     const am_word *self_st;          /* self's state as at dispatch: its table
-                                        record, or become_undo after a BECOME */
-    actor *self;                     /* self's table record, once BECOME ran */
+                                        record, or become_undo after am_become */
+    actor *self;                     /* self's table record, once am_become ran */
     am_beh cur_beh;                  /* self's behavior as at dispatch */
     staged stg, stg_init;
     uint64_t seq;                    /* the last sequence number used (= dispatches) */
@@ -196,16 +207,17 @@ struct am_rt {
 
     uint32_t become_n;               /* words given to the last BECOME (the trace) */
     am_word become_undo[AM_MAX_STATE_WORDS];   /* self's state at dispatch, once BECOME ran */
-    /* For the trace and the test perturbation only (RARE_HOOKS): the last
-     * BECOME's words, and the words am_set_state set after it */
+    /* For the trace and the test perturbation only (MORE_HOOKS): the last
+     * BECOME's words */
     am_word become_words[AM_MAX_STATE_WORDS];
-    uint32_t state_set;
+    /* The words am_set_state staged since the last BECOME (stg.more's
+     * MORE_WORDS bits say which): the commit writes them into self's
+     * record, after the BECOME's words */
     am_word state_setv[AM_MAX_STATE_WORDS];
-    /* am_send_word: the words set for the send staged after send_set_at
-     * sends of transaction send_set_seq (so that no send or dispatch has to
-     * clear them) */
-    uint32_t send_set, send_set_at;
-    uint64_t send_set_seq;
+    /* am_send_word: the words set (stg.send_set, which each dispatch
+     * clears) are for the send staged after send_set_at sends, so that no
+     * send has to clear them */
+    uint32_t send_set_at;
     am_word send_setv[AM_MAX_MSG_WORDS];
 
     staged_create *creates;
@@ -322,15 +334,13 @@ INLINE void copy_n(am_word *restrict d, const am_word *restrict s, uint32_t n)
     }
 }
 
-/* Bits of a 64-bit word (x != 0 for low_bit): the lowest set, how many. */
+/* The lowest set bit of a 64-bit word x != 0. */
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
 INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
-INLINE uint32_t bit_count(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
 #else
 #define PREFETCH(p) ((void)(p))
 INLINE int low_bit(uint64_t x) { int b = 0; while (!(x & 1)) x >>= 1, b++; return b; }
-INLINE uint32_t bit_count(uint64_t x) { uint32_t n = 0; for (; x; x &= x - 1) n++; return n; }
 #endif
 
 /* Store n words and zero the rest of an 8-word block. */
@@ -448,7 +458,7 @@ am_status am_rt_new(const am_config *cfg_in, am_rt **out)
     rt->ask_next_ticket = 1;
     rt->handler = cfg.fault_handler;
     rt->tracing = cfg.trace != NULL || cfg.on_trace != NULL;
-    if (rt->tracing || cfg.test_perturb_seq != 0) rt->stg_init.rare = RARE_HOOKS;
+    if (rt->tracing || cfg.test_perturb_seq != 0) rt->stg_init.more = MORE_HOOKS;
     rt->ring_end = rt->ring + rt->cap;
     rt->head = rt->tail = rt->ring;
     *out = rt;
@@ -718,7 +728,7 @@ API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *
         SIGNAL_FENCE();
         rt->snap_seq = rt->seq;
         SIGNAL_FENCE();
-        rt->stg.rare |= RARE_CREATES;
+        rt->stg.more |= MORE_CREATES;
     }
     am_ref ref = alloc_slot(rt);
     if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, table_full_cause(rt), AM_OP_CREATE, beh);
@@ -736,9 +746,10 @@ API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *
     return ref;
 }
 
-API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
+/* SEND's checks (docs/semantics.md, in that order); returns the slot the
+ * send is staged in, counted, its target and length written. */
+INLINE event *stage_send(am_rt *rt, am_ref target, uint32_t n)
 {
-    am_rt *rt = RT_OF(ctx);
     uint32_t ns = rt->stg.nsends;
     if (UNLIKELY(n > rt->msg_words)) txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(n));
     if (UNLIKELY(ns >= rt->max_sends)) txn_fault(rt, AM_FAULT_TOO_MANY_SENDS, AM_OP_SEND, target);
@@ -753,7 +764,12 @@ API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *m
     rt->stg.nsends = ns + 1;
     ev->target = target;
     ev->len = n;
-    put_words(ev->msg, msg, n);
+    return ev;
+}
+
+API_INLINE void am_send(am_ctx *ctx, am_ref target, uint32_t n, const am_word *msg)
+{
+    put_words(stage_send(RT_OF(ctx), target, n)->msg, msg, n);
 }
 
 void am_set_fault_handler(am_ctx *ctx, am_ref handler)
@@ -762,7 +778,7 @@ void am_set_fault_handler(am_ctx *ctx, am_ref handler)
     if (handler != AM_NIL && SLOT_OF(handler) >= rt->table_size)
         txn_fault(rt, AM_FAULT_BAD_REF, AM_OP_SET_HANDLER, handler);
     rt->staged_handler = handler;
-    rt->stg.rare |= RARE_HANDLER;
+    rt->stg.more |= MORE_HANDLER;
 }
 
 int am_fault(const am_ctx *ctx, am_fault_info *info)
@@ -773,31 +789,21 @@ int am_fault(const am_ctx *ctx, am_fault_info *info)
     return 1;
 }
 
-/* has_become: what the transaction changed of self (in the table, with
- * the state as at dispatch saved) */
-#define BECOME_WHOLE 1u   /* am_become: behavior and every word */
-#define BECOME_WORDS 2u   /* am_set_state since */
-
-/* Self's record, to write: on the first write of the transaction the state
- * as at dispatch is saved -- what am_state reads from now on, and what an
- * abort puts back (undo_txn) -- before the table is written, in case the
+/* Self's record, to write: on the first am_become of the transaction the
+ * state as at dispatch is saved -- what am_state reads from now on, and what
+ * an abort puts back (undo_txn) -- before the table is written, in case the
  * watchdog aborts in between. (self_st is still self's record then: its
  * state comes first.) */
-INLINE actor *self_to_write(am_rt *rt, uint8_t what)
+INLINE actor *self_to_write(am_rt *rt)
 {
-    actor *a;
-    if (!rt->stg.has_become) {
-        a = (actor *)(uintptr_t)rt->self_st;
-        rt->self = a;
-        copy_n(rt->become_undo, a->st, AM_MAX_STATE_WORDS);   /* word by word: see copy_n */
-        rt->self_st = rt->become_undo;
-        SIGNAL_FENCE();
-        rt->stg.has_become = what;
-        SIGNAL_FENCE();
-    } else {
-        a = rt->self;
-        rt->stg.has_become |= what;
-    }
+    if (rt->stg.become) return rt->self;
+    actor *a = (actor *)(uintptr_t)rt->self_st;
+    rt->self = a;
+    copy_n(rt->become_undo, a->st, AM_MAX_STATE_WORDS);   /* word by word: see copy_n */
+    rt->self_st = rt->become_undo;
+    SIGNAL_FENCE();
+    rt->stg.become = 1;
+    SIGNAL_FENCE();
     return a;
 }
 
@@ -807,27 +813,23 @@ API_INLINE void am_become(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *st
     if (UNLIKELY(beh >= rt->nbehaviors)) txn_fault(rt, AM_FAULT_BAD_BEHAVIOR, AM_OP_BECOME, beh);
     if (UNLIKELY(n > rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(n));
-    actor *a = self_to_write(rt, BECOME_WHOLE);
-    rt->stg.has_become = BECOME_WHOLE;   /* the words set before are replaced too */
+    actor *a = self_to_write(rt);
+    rt->stg.more &= ~MORE_WORDS;      /* the words set before are replaced too */
     a->beh = beh;
     rt->become_n = n;
     put_words(a->st, st, n);
-    if (UNLIKELY(rt->stg.rare & RARE_HOOKS)) put_words(rt->become_words, st, n);
+    if (UNLIKELY(rt->stg.more & MORE_HOOKS)) put_words(rt->become_words, st, n);
 }
 
+/* Staged, not written: the table keeps the state as at dispatch, which
+ * am_state reads, and an abort has nothing to put back. */
 API_INLINE void am_set_state(am_ctx *ctx, uint32_t i, am_word w)
 {
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(i >= rt->state_words))
         txn_fault(rt, AM_FAULT_STATE_TOO_LONG, AM_OP_BECOME, fault_len(i < AM_FAULT_LEN_MAX ? i + 1 : i));
-    uint8_t was = rt->stg.has_become;
-    actor *a = self_to_write(rt, BECOME_WORDS);
-    a->st[i] = w;   /* (words past the state's length are 0 in the table) */
-    if (UNLIKELY(rt->stg.rare & RARE_HOOKS)) {
-        if (!(was & BECOME_WORDS)) rt->state_set = 0;
-        rt->state_set |= 1u << i;
-        rt->state_setv[i] = w;
-    }
+    rt->state_setv[i] = w;
+    rt->stg.more |= 1u << (MORE_WORD0 + i);
 }
 
 API_INLINE void am_send_word(am_ctx *ctx, uint32_t i, am_word w)
@@ -835,26 +837,34 @@ API_INLINE void am_send_word(am_ctx *ctx, uint32_t i, am_word w)
     am_rt *rt = RT_OF(ctx);
     if (UNLIKELY(i >= rt->msg_words))
         txn_fault(rt, AM_FAULT_MSG_TOO_LONG, AM_OP_SEND, fault_len(i < AM_FAULT_LEN_MAX ? i + 1 : i));
-    if (rt->send_set_seq != rt->seq || rt->send_set_at != rt->stg.nsends) {
-        rt->send_set = 0;
-        rt->send_set_seq = rt->seq;
-        rt->send_set_at = rt->stg.nsends;
+    uint32_t ns = rt->stg.nsends;
+    if (rt->send_set_at != ns) {      /* the words set before are used up */
+        rt->stg.send_set = 0;
+        rt->send_set_at = ns;
     }
-    rt->send_set |= 1u << i;
+    rt->stg.send_set |= (uint8_t)(1u << i);
     rt->send_setv[i] = w;
 }
 
+/* The message's words past its length are 0 in every event (inject and
+ * send zero-fill), so its word j + from is the event's word wherever
+ * 0 <= j + from < 8: with a constant from, each word is one copy. */
 API_INLINE void am_forward(am_ctx *ctx, am_ref target, uint32_t n, int32_t from)
 {
     am_rt *rt = RT_OF(ctx);
-    uint32_t set = rt->send_set_seq == rt->seq && rt->send_set_at == rt->stg.nsends ? rt->send_set : 0;
-    am_word w[AM_MAX_MSG_WORDS];
-    for (uint32_t i = 0; i < AM_MAX_MSG_WORDS; i++) {
-        int64_t j = (int64_t)i + from;
-        w[i] = (set >> i & 1u) ? rt->send_setv[i]
-             : (j >= 0 && j < (int64_t)rt->cur->len) ? rt->cur->msg[j] : 0;
+    uint32_t set = rt->send_set_at == rt->stg.nsends ? rt->stg.send_set : 0;
+    const am_word *restrict src = rt->cur->msg;
+    am_word *restrict d = stage_send(rt, target, n)->msg;
+    /* word by word, written out: each folds to one copy or one 0 */
+#define FWD_WORD(i) d[i] = (i) < n && (int64_t)(i) + from >= 0 && \
+                           (int64_t)(i) + from < AM_MAX_MSG_WORDS ? src[(int64_t)(i) + from] : 0
+    FWD_WORD(0); FWD_WORD(1); FWD_WORD(2); FWD_WORD(3);
+    FWD_WORD(4); FWD_WORD(5); FWD_WORD(6); FWD_WORD(7);
+#undef FWD_WORD
+    for (set &= (1u << n) - 1; set; set &= set - 1) {   /* n <= 8 */
+        uint32_t i = (uint32_t)low_bit(set);
+        d[i] = rt->send_setv[i];
     }
-    am_send(ctx, target, n, w);
 }
 
 /* ---- garbage collection (docs/gc.md) ----------------------------------------- */
@@ -911,12 +921,13 @@ INLINE void gc_scan(marker *m, const actor *a)
     gc_scan4(m, &a->st[4]);
 }
 
-/* An event's target and message words (those past its length are 0). */
+/* An event's target and its message words (those past its length are 0);
+ * a word below 0x10000 (generation 0) is never a reference. */
 INLINE void gc_event(marker *m, const event *ev)
 {
     gc_word(m, ev->target);
-    gc_scan4(m, &ev->msg[0]);
-    gc_scan4(m, &ev->msg[4]);
+    for (uint32_t i = 0; i < ev->len; i++)
+        if (ev->msg[i] >> 16) gc_word(m, ev->msg[i]);
 }
 
 /* Scan the state of every actor marked and not scanned yet, breadth first:
@@ -943,6 +954,41 @@ INLINE void gc_trace(am_rt *rt, marker *m)
                 if (qh + GC_AHEAD < end) PREFETCH(&rt->actors[m->queue[qh + GC_AHEAD]]);
                 gc_scan(m, &rt->actors[m->queue[qh]]);
             }
+        }
+    }
+}
+
+/* The bits set in x (without a library call or an instruction the
+ * baseline target may lack). */
+INLINE uint32_t bit_count32(uint32_t x)
+{
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* Reclaim the slots of one 64-slot word of the table that dead has set.
+ * A live slot's word is its reference: flipping its low half makes it
+ * dead, the generation kept. Actors created together usually die
+ * together: where more than 8 of 32 neighbours die, the 32 words are
+ * flipped without a branch per slot (written so that compilers make it a
+ * few vector operations), else slot by slot. */
+INLINE void gc_reclaim(uint32_t *keys, uint64_t dead)
+{
+    static const uint32_t bit[32] = {
+        1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
+        1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+        1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+        1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
+    };
+    for (uint32_t h = 0; h < 64; h += 32, keys += 32) {
+        uint32_t d = (uint32_t)(dead >> h);
+        if (bit_count32(d) > 8) {
+            for (uint32_t j = 0; j < 32; j++)
+                keys[j] ^= (0u - (uint32_t)((d & bit[j]) != 0)) & 0xffffu;
+        } else {
+            for (; d; d &= d - 1) keys[low_bit(d)] ^= 0xffffu;
         }
     }
 }
@@ -988,25 +1034,18 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
         m.keys[slot] ^= GC_MARK;
         keep_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
     }
-    uint32_t reclaimed = 0, nfree = 0;
     for (uint32_t k = (rt->next + 63) / 64; k-- > 0;) {
         uint64_t keep = keep_bits[k];
         keep_bits[k] = 0;
-        /* a live slot's word is its reference: flipping the low half
-         * makes it dead, generation kept */
-        uint64_t dead = rt->live_bits[k] & ~keep;
-        reclaimed += bit_count(dead);
-        for (; dead; dead &= dead - 1) rt->keys[k * 64 + (uint32_t)low_bit(dead)] ^= 0xffffu;
+        gc_reclaim(&rt->keys[k * 64], rt->live_bits[k] & ~keep);
         rt->live_bits[k] = keep;
-        uint64_t fr = ~keep;           /* the free slots below next */
-        if (k * 64 + 64 > rt->next) fr &= ((uint64_t)1 << (rt->next - k * 64)) - 1;
-        nfree += bit_count(fr);
     }
-    /* the rebuilt free stack: every slot below next that is not live,
-     * lowest on top */
-    rt->free_count = nfree;
+    /* Every marked slot was live, and they are all that stays live: the
+     * rebuilt free stack is every other slot below next, lowest on top. */
+    uint32_t reclaimed = rt->nlive - m.n;
+    rt->free_count = rt->next - m.n;
     rt->free_cursor = 0;
-    rt->nlive -= reclaimed;
+    rt->nlive = m.n;
     uint32_t free_after = free_slots(rt);
     rt->gc_armed = free_after / 2 >= rt->gc_low;   /* free_after >= 2 * gc_low */
     rt->gc_seq = rt->seq;
@@ -1055,12 +1094,11 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
         event *ev = ring_add(rt, rt->tail, rt->cap - rt->stg.nsends);   /* the first send */
         for (uint32_t i = 0; i < rt->stg.nsends; i++, ev = ring_next(rt, ev))
             am_trace_send(b, ev->target, ev->len, ev->msg);
-        if (rt->stg.has_become & BECOME_WHOLE)
+        if (rt->stg.become)
             am_trace_become(b, rt->self->beh, rt->become_n, rt->become_words);
-        if (rt->stg.has_become & BECOME_WORDS)
-            for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++)
-                if (rt->state_set >> i & 1u) am_trace_state(b, i, rt->state_setv[i]);
-        if (rt->stg.rare & RARE_HANDLER)
+        for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++)
+            if (rt->stg.more >> (MORE_WORD0 + i) & 1u) am_trace_state(b, i, rt->state_setv[i]);
+        if (rt->stg.more & MORE_HANDLER)
             am_trace_handler(b, rt->staged_handler);
     } else {
         am_trace_fault(b, rt->fault_cause, rt->fault_code, rt->fault_op, rt->fault_value);
@@ -1082,7 +1120,7 @@ INLINE void undo_txn(am_rt *rt)
     }
     for (uint32_t i = 0; i < rt->stg.ncreates; i++)
         rt->keys[SLOT_OF(rt->creates[i].ref)] = rt->creates[i].prev;
-    if (rt->stg.has_become) {
+    if (rt->stg.become) {
         memcpy(rt->self->st, rt->become_undo, sizeof rt->self->st);
         rt->self->beh = rt->cur_beh;
     }
@@ -1161,12 +1199,10 @@ static NOINLINE void perturb_commit(am_rt *rt)
 {
     if (rt->stg.nsends) {
         rt->tail->msg[0] ^= 1u;
-    } else if (rt->stg.has_become & BECOME_WORDS) {
-        uint32_t i = 0;   /* the lowest word am_set_state set */
-        while (!(rt->state_set >> i & 1u)) i++;
-        rt->self->st[i] ^= 1u;
-        rt->state_setv[i] ^= 1u;
-    } else if (rt->stg.has_become) {
+    } else if (rt->stg.more & MORE_WORDS) {
+        /* the lowest word am_set_state staged (written by commit_words) */
+        rt->state_setv[low_bit(rt->stg.more >> MORE_WORD0)] ^= 1u;
+    } else if (rt->stg.become) {
         if (rt->become_n) {
             rt->self->st[0] ^= 1u;
             rt->become_words[0] ^= 1u;
@@ -1176,19 +1212,31 @@ static NOINLINE void perturb_commit(am_rt *rt)
     }
 }
 
-/* The sends join the queue. Those staged behind the ring's end move to
- * its start, which they never reach while staged (am_rt_new's cap). */
-INLINE void commit_sends(am_rt *rt)
+/* The sends join the queue behind tail (count: the queue's length with
+ * them, which commit checked); returns the new tail. Those staged behind
+ * the ring's end move to its start, which they never reach while staged
+ * (am_rt_new's cap). */
+INLINE event *commit_sends(am_rt *rt, event *tail, uint32_t count)
 {
-    uint32_t ns = rt->stg.nsends;
-    event *t = rt->tail + ns;
+    event *t = tail + rt->stg.nsends;
     if (UNLIKELY(t >= rt->ring_end)) {
         memcpy(rt->ring, rt->ring_end, (size_t)(t - rt->ring_end) * sizeof *t);
         t -= rt->cap;
     }
     rt->tail = t;
-    rt->count += ns;
-    update_hwm(rt);
+    rt->count = count;
+    return t;
+}
+
+/* The state words am_set_state staged go into self's record, over what a
+ * BECOME wrote there. */
+INLINE void commit_words(am_rt *rt, uint32_t more)
+{
+    actor *a = rt->stg.become ? rt->self : (actor *)(uintptr_t)rt->self_st;
+    for (uint32_t w = more >> MORE_WORD0; w; w &= w - 1) {
+        uint32_t i = (uint32_t)low_bit(w);
+        a->st[i] = rt->state_setv[i];
+    }
 }
 
 /* CREATEs and SET_HANDLER: the effects most transactions do not have. */
@@ -1214,36 +1262,44 @@ INLINE void commit_rare(am_rt *rt)
     }
     rt->live_bits[k] |= bits;
     rt->nlive += nc;
-    if (rt->stg.rare & RARE_HANDLER) rt->handler = rt->staged_handler;
+    if (rt->stg.more & MORE_HANDLER) rt->handler = rt->staged_handler;
     check_low_water(rt);
 }
 
-/* A commit off the common path (stg.rare): with CREATEs, SET_HANDLER, a
- * trace line and/or the test-only perturbation. */
-static NOINLINE void commit_slow(am_rt *rt)
+/* A commit off the common path (stg.more & MORE_SLOW): with CREATEs,
+ * SET_HANDLER, a trace line and/or the test-only perturbation. */
+static NOINLINE void commit_slow(am_rt *rt, uint32_t count)
 {
     if (rt->seq == rt->perturb_seq) perturb_commit(rt);
     commit_rare(rt);
-    commit_sends(rt);
+    commit_words(rt, rt->stg.more);
+    commit_sends(rt, rt->tail, count);
     if (rt->tracing) trace_txn(rt, 1);
 }
 
-/* One transaction: the event ev (its ring slot, or the fault delivery);
- * verdict: am_step_abort's cause, else 0. A staging fault does not come
- * back here: txn_fault jumps to run_loop. */
-INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
+/* The queue is the longest it has been (count > hwm, the queue's length
+ * with the transaction's sends): it becomes the high-water mark, unless the
+ * sends do not fit (QUEUE_FULL). hwm <= queue_depth, so one comparison
+ * with hwm stands for both on the common path. */
+static NOINLINE int queue_full(am_rt *rt, uint32_t count)
 {
-    rt->cur = ev;
-    rt->seq++;
-    rt->stg = rt->stg_init;
-    if (delivery) rt->stg.delivery = 1;
+    if (count > rt->queue_depth) return 1;
+    rt->hwm = count;
+    return 0;
+}
 
+/* The behavior of a transaction runs (rt->cur, seq and stg are set): the
+ * target's, if it is live (else the transaction aborts with DEAD_TARGET
+ * and 0 is returned); verdict: am_step_abort's cause, else 0. A staging
+ * fault does not come back here: txn_fault jumps to run_loop. */
+INLINE int run_behavior(am_rt *rt, const event *ev, uint32_t verdict)
+{
     am_ref target = ev->target;
     uint32_t slot = SLOT_OF(target);
     if (UNLIKELY(rt->keys[slot] != target)) {
         rt->cur_beh = NO_BEH;
         abort_with(rt, AM_FAULT_DEAD_TARGET, AM_OP_DISPATCH);
-        return;
+        return 0;
     }
     actor *a = &rt->actors[slot];
     am_beh beh = a->beh;
@@ -1254,12 +1310,41 @@ INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
     if (UNLIKELY(verdict)) txn_fault(rt, verdict, AM_OP_RUN, 0);   /* am_step_abort */
     rt->behaviors[beh].fn(&rt->ctx);
     rt->in_dispatch = 0;
-    if (UNLIKELY(rt->count + rt->stg.nsends > rt->queue_depth))
+    return 1;
+}
+
+/* The transaction commits, or aborts with QUEUE_FULL; *tail and *count:
+ * the queue's, which the common path updates. Returns 0 when it aborted or
+ * left the common path (CREATEs, ...): rt then holds the queue, and stop
+ * may have changed. */
+INLINE int commit(am_rt *rt, event **tail, uint32_t *count)
+{
+    uint32_t c = *count + rt->stg.nsends, more = rt->stg.more;
+    if (UNLIKELY(c > rt->hwm) && queue_full(rt, c)) {
         abort_with(rt, AM_FAULT_QUEUE_FULL, AM_OP_COMMIT);
-    else if (UNLIKELY(rt->stg.rare))
-        commit_slow(rt);
-    else
-        commit_sends(rt);
+        return 0;
+    }
+    if (UNLIKELY(more & MORE_SLOW)) {
+        commit_slow(rt, c);
+        return 0;
+    }
+    if (more) commit_words(rt, more);
+    *tail = commit_sends(rt, *tail, c);
+    *count = c;
+    return 1;
+}
+
+/* One transaction, the queue's state in rt: the event ev (its ring slot,
+ * or the fault delivery); verdict as for run_behavior. */
+INLINE void dispatch(am_rt *rt, const event *ev, int delivery, uint32_t verdict)
+{
+    rt->cur = ev;
+    rt->seq++;
+    rt->stg = rt->stg_init;
+    if (delivery) rt->stg.delivery = 1;
+    event *tail = rt->tail;
+    uint32_t count = rt->count;
+    if (run_behavior(rt, ev, verdict)) commit(rt, &tail, &count);
 }
 
 INLINE const event *take_event(am_rt *rt)
@@ -1277,16 +1362,44 @@ static NOINLINE void dispatch_slow(am_rt *rt, const event *ev, int delivery)
     dispatch(rt, ev, delivery, rt->verdict);
 }
 
+/* Dispatch while nothing but a dispatch is due (seq < stop). The queue's
+ * head, tail and length and seq live in locals (registers), so that no
+ * dispatch waits on the stores of the one before; rt gets copies (stores
+ * only) before the behavior runs -- which stages behind rt->tail, and may
+ * leave by the abort jump -- and at commit. Returns 1 when the queue is
+ * empty; 0 when seq reaches stop, and after a transaction off the common
+ * path (an abort, a commit with CREATEs, ...), which may change stop and
+ * leaves the queue's state in rt. */
+INLINE int drain_fast(am_rt *rt)
+{
+    uint64_t seq = rt->seq;
+    const uint64_t stop = rt->stop;
+    event *head = rt->head, *tail = rt->tail;
+    uint32_t count = rt->count;
+    while (seq < stop) {
+        if (UNLIKELY(count == 0)) return 1;
+        event *ev = head;
+        head = ring_next(rt, head);
+        count--;
+        rt->head = head;
+        rt->count = count;
+        rt->seq = ++seq;
+        rt->cur = ev;
+        rt->stg = rt->stg_init;
+        if (UNLIKELY(!run_behavior(rt, ev, 0)) || UNLIKELY(!commit(rt, &tail, &count))) return 0;
+    }
+    return 0;
+}
+
 /* Dispatch until the queue is empty or the innermost run's budget is
  * spent (seq reaches end_seq). Below stop nothing but a dispatch is due;
- * at stop the slow path sees what is. State lives in rt: a staging fault
- * leaves by longjmp. */
+ * at stop the slow path sees what is. A staging fault leaves by longjmp
+ * (run_loop calls drain again). */
 static NOINLINE void drain(am_rt *rt)
 {
     for (;;) {
         if (LIKELY(rt->seq < rt->stop)) {
-            if (UNLIKELY(rt->count == 0)) return;
-            dispatch(rt, take_event(rt), 0, 0);
+            if (drain_fast(rt)) return;
             continue;
         }
         if ((rt->count == 0 && !rt->redirect) || rt->seq == rt->end_seq) return;
