@@ -111,9 +111,13 @@ module am_soc #(
 );
   // ---- reboot (see the header) -------------------------------------------------
   // rst_n: the reset of everything but the RAM, the UART and the reboot's
-  // own registers -- the power-on reset, or a reboot's (rb_cnt_q cycles)
+  // own registers -- the power-on reset, or a reboot's (rb_cnt_q cycles).
+  // A register, as it would be next cycle (the reset input a cycle late):
+  // it fans out to most of the SoC and into the core's look-ahead logic.
   reg  [1:0]     rb_cnt_q;
-  wire           rst_n = rst_ni && rb_cnt_q == 2'd0;
+  reg            rst_n;
+  wire           reboot_wr;
+  always @(posedge clk_i) rst_n <= rst_ni && !reboot_wr && rb_cnt_q <= 2'd1;
 
   // ---- the core ---------------------------------------------------------------
   wire        mem_valid, mem_instr;
@@ -421,7 +425,7 @@ module am_soc #(
   // rb_addr_q, rb_stub_q and rb_loaded_q survive it (the power-on reset
   // clears them): RESTART.REBOOT says the core starts for the copy routine
   // at SYS.REBOOT; RESTART.LOADED that the image at 0 came over the link.
-  wire           reboot_wr = sel_sys && we && sa == `AM_SYS_REBOOT;
+  assign         reboot_wr = sel_sys && we && sa == `AM_SYS_REBOOT;
   reg  [RAW-1:0] rb_addr_q;
   reg            rb_stub_q, rb_loaded_q;
   reg  [1:0]     rb_pulse_q;
