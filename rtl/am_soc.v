@@ -267,15 +267,17 @@ module am_soc #(
   wire [DPW-3:0] dp_beh;       // the behavior field as read, before the target's check
   reg  [RAW-1:0] dtab_q;       // SYS.DISPATCH: the table's entry 0, a word address
   reg  [RAW-1:0] dtab_dev_q, dtab_idle_q;   // ... its entries -2 and -1
-  // Entry dp_idx. A behavior's entry is summed from the field straight off
-  // the actor table's read, in parallel with the check that selects it;
-  // DEVICE's and IDLE's entries are registers (were they sums too, synthesis
-  // would share one adder behind the selection). The check then only picks
-  // one: on the iCE40 an adder behind the check did not fit the 24 MHz
-  // cycle (docs/fpga.md).
+  // The entry an answer would read, without waiting for the target's check
+  // (on the iCE40 and the ECP5 the check in front of the RAM's address did
+  // not fit the cycle, docs/fpga.md): in CHECK (dp_sel_beh) the behavior's,
+  // summed from the field straight off the actor table's read -- a dead
+  // target gets no answer then, and the read is not used -- else DEVICE's or
+  // IDLE's, registers (were they sums too, synthesis would share one adder
+  // behind the selection).
+  wire           dp_sel_beh, dp_sel_dev;
   wire [RAW-1:0] dp_beh_addr = dtab_q + {{(RAW-DPW+2){1'b0}}, dp_beh};
-  wire [RAW-1:0] dp_addr = !dp_idx[DPW-1] ? dp_beh_addr : dp_idx[0] ? dtab_idle_q : dtab_dev_q;
-  wire unused_dp_idx = ^dp_idx[DPW-2:1];   // (the same answer, as its kind and dp_beh)
+  wire [RAW-1:0] dp_addr = dp_sel_beh ? dp_beh_addr : dp_sel_dev ? dtab_dev_q : dtab_idle_q;
+  wire unused_dp_idx = ^dp_idx;   // (the same answer: its kind and dp_beh)
   wire [31:0] ram_rdata;
   // The answer: `jal x0, A - DISPATCH_PC` from the table's word A, the
   // address of a function. With DISPATCH_PC at 1 MiB and A below it the
@@ -320,7 +322,8 @@ module am_soc #(
     .wr_next_i(acc_d && rgn_d[1] && we_d),
     .la_i(la_go), .rd_la_i(bus_on_d && la_go && la_read && rgn_d[1]), .la_a_i(la_addr[9:2]), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq), .stack_i(stack_hit),
     .dp_next_i(acc_d && rgn_d[4] && !we_d), .dp_instr_i(mem_instr), .dev_i(dev_req),
-    .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_wait_o(dp_wait), .dp_idx_o(dp_idx), .dp_beh_o(dp_beh),
+    .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_wait_o(dp_wait), .dp_idx_o(dp_idx),
+    .dp_sel_beh_o(dp_sel_beh), .dp_sel_dev_o(dp_sel_dev), .dp_beh_o(dp_beh),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
     .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o),

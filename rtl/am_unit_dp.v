@@ -69,6 +69,8 @@ module am_unit_dp #(
   output wire             demand_o,
   output wire             rd_o,
   output wire             wait_o,      // a fetch waits (pend_q): the core announces no other access
+  output wire             sel_beh_o,   // an answer now would be a behavior's (CHECK: idx_o >= 0) ...
+  output wire             sel_dev_o,   // ... else DEVICE's, else IDLE's -- none waits for the check
   output wire [BEH_W+1:0] idx_o        // two's complement: a behavior id, -1 IDLE, -2 DEVICE
 );
   localparam [BEH_W+1:0] IDX_IDLE = {(BEH_W+2){1'b1}}, IDX_DEVICE = {{(BEH_W+1){1'b1}}, 1'b0};
@@ -82,6 +84,8 @@ module am_unit_dp #(
   assign demand_o = (pend_q || accept) && !dev_take;   // (from the accept on: QUICK commits)
   assign rd_o     = pend_q && (ans_beh || ans_dev || (idle_i && nothing_i));
   assign wait_o   = pend_q;
+  assign sel_beh_o = disp_i;     // (CHECK and IDLE exclude each other)
+  assign sel_dev_o = dev_take;
   assign idx_o    = ans_beh ? {2'b00, chk_beh_i} : ans_dev ? IDX_DEVICE : IDX_IDLE;
 
   always @(posedge clk_i) begin
