@@ -220,7 +220,7 @@ module am_actor_unit #(
   wire                d_owns, d_open, d_idle, d_disp, d_chk_ok, d_dead, d_end, d_commit;
   wire                d_fault, d_gc, d_gc_demand, d_retry, d_unpop;
   wire                d_txn_end = d_end && !d_retry;   // a transaction ends (a retry is none)
-  wire                d_open_d, d_owns_d;
+  wire                d_open_d, d_owns_d, d_checked;
   wire [BEH_W-1:0]    d_chk_beh, d_chk_mbeh, d_beh;
   wire [31:0]         d_seq;
   wire [SLOT_W-1:0]   d_self_slot;
@@ -258,7 +258,7 @@ module am_actor_unit #(
     .owns_d_i(d_owns_d), .open_d_i(d_open_d),
     .pend_d_i(pend_d || f_busy_d), .tbl_ready_d_i(t_ready_d),
     .wd_hold_d_i(wd_hold_d), .wd_over_d_i(wd_over_d), .busy_d_o(busy_d),
-    .owns_i(d_owns), .open_i(d_open),
+    .owns_i(d_owns), .open_i(d_open), .checked_i(d_checked),
     .pending_i(pend_all), .tbl_ready_i(tbl_ready),
     .wd_hold_i(wd_hold_q), .wd_fire_i(wd_over_fire),
     .a_send_o(a_send), .a_fwd_o(a_fwd), .a_create_o(a_create), .a_become_o(a_become),
@@ -455,7 +455,7 @@ module am_actor_unit #(
     .self_slot_o(d_self_slot), .self_gen_o(d_self_gen), .beh_o(d_beh), .len_o(d_len),
     .slen_o(d_slen), .disp_o(d_disp), .chk_ok_o(d_chk_ok), .chk_beh_o(d_chk_beh), .chk_mbeh_o(d_chk_mbeh),
     .dead_o(d_dead), .end_o(d_end), .commit_q_o(d_commit),
-    .open_d_o(d_open_d), .owns_d_o(d_owns_d));
+    .open_d_o(d_open_d), .owns_d_o(d_owns_d), .checked_o(d_checked));
 
   am_gc #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .BEH_W(BEH_W), .META_W(META_W),
           .QAW(QUEUE_AW), .MSG_WORDS(MSG_WORDS), .STATE_WORDS(STATE_WORDS), .HDR_W(HDR_W)) u_gc (

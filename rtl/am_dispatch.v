@@ -135,7 +135,8 @@ module am_dispatch #(
   // next-cycle values of open_o and owns_o (the unit registers its
   // bus-busy flag from them)
   output wire                  open_d_o,
-  output wire                  owns_d_o
+  output wire                  owns_d_o,
+  output reg                   checked_o    // the last cycle was CHECK (the bus counted it busy)
 );
   localparam integer SIW = $clog2(STATE_WORDS);
   localparam integer CW  = $clog2(MAX_CREATES + 1);
@@ -200,8 +201,15 @@ module am_dispatch #(
   assign owns_o          = (state_q != S_IDLE) && (state_q != S_RUN);
   assign open_o          = (state_q == S_RUN);
   assign idle_o          = (state_q == S_IDLE);
-  assign open_d_o        = (state_d == S_RUN);
-  assign owns_d_o        = (state_d != S_IDLE) && (state_d != S_RUN);
+  // The bus's view of the next state: CHECK counts as going to END, whatever
+  // its check says. The core waits at the dispatch point through CHECK, so a
+  // busy cycle more holds nothing up, and the bus's busy flag (and the
+  // dispatch point's accept behind it) does not wait for the target's check
+  // (the ULX3S's critical path: the table's read, the check, the next state).
+  wire [3:0] state_bus_d = (state_q == S_CHECK) ? S_END : state_d;
+  always @(posedge clk_i) checked_o <= rst_ni && (state_q == S_CHECK);
+  assign open_d_o        = (state_bus_d == S_RUN);
+  assign owns_d_o        = (state_bus_d != S_IDLE) && (state_bus_d != S_RUN);
   assign q_pop_o         = fetch;
   assign alloc_snap_o    = fetch || (state_q == S_REDIR);
   assign disp_o          = (state_q == S_CHECK);

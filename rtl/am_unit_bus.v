@@ -75,6 +75,7 @@ module am_unit_bus #(
   input  wire       tbl_ready_i,
   input  wire       wd_hold_i,
   input  wire       wd_fire_i,
+  input  wire       checked_i,    // am_dispatch: the last cycle was CHECK (counted as busy)
   // the decode
   output wire       a_send_o,     // 0x0C0 SEND[n], or 0x340 FORWARD[n] (a SEND to every check)
   output wire       a_fwd_o,      // ... FORWARD[n]
@@ -159,7 +160,7 @@ module am_unit_bus #(
 
   generate
     if (TRACE != 0) begin : g_check
-      wire busy_now = owns_i || pending_i || !tbl_ready_i || wd_fire_i;
+      wire busy_now = owns_i || pending_i || !tbl_ready_i || wd_fire_i || checked_i;
       always @(posedge clk_i) begin
         if (rst_ni && busy_q != busy_now) begin
           $display("am_unit_bus: busy_q = %0d but the direct formula gives %0d", busy_q, busy_now);
@@ -172,7 +173,7 @@ module am_unit_bus #(
         end
       end
     end else begin : g_no_check
-      wire unused_check_only = ^{owns_i, pending_i, tbl_ready_i, wd_fire_i};
+      wire unused_check_only = ^{owns_i, pending_i, tbl_ready_i, wd_fire_i, checked_i};
     end
   endgenerate
 endmodule
