@@ -77,6 +77,12 @@ module am_actor_table #(
   input  wire                 snap_i,
   input  wire                 restore_i,
   input  wire                 free_i,
+  // an allocation / a free may happen this cycle (alloc_i / free_i imply
+  // them): the ready flags are computed from these, so they do not wait for
+  // the checks that decide alloc_i and free_i (the actor table's read, a
+  // behavior id's compare); at worst ready comes a cycle late
+  input  wire                 alloc_may_i,
+  input  wire                 free_may_i,
   input  wire                 stk_we_i,
   input  wire [SLOT_W-1:0]    free_slot_i,
   input  wire                 clear_i,
@@ -100,20 +106,22 @@ module am_actor_table #(
 
   reg [SLOT_W:0] sp_q, next_q, snap_sp_q, snap_next_q;
   reg [SLOT_W-1:0] top_q;
-  reg              top_ok_q;
+  reg              ready_q;    // ready_d_o, registered
 
   wire stk_nonempty = (sp_q != {(SLOT_W+1){1'b0}});
   assign peek_fresh_o = !stk_nonempty;
   assign peek_slot_o  = stk_nonempty ? top_q : next_q[SLOT_W-1:0];
   assign peek_ok_o    = stk_nonempty || (next_q < TABLE_SLOTS[SLOT_W:0]);
-  assign ready_o      = !stk_nonempty || top_ok_q;
+  assign ready_o      = ready_q;
 
-  wire sp_change = restore_i || free_i || clear_i || (alloc_i && stk_nonempty);
-  // the stack is non-empty next cycle (sp as the block below updates it)
-  wire nonempty_d = restore_i ? (snap_sp_q != {(SLOT_W+1){1'b0}}) :
-                    clear_i   ? 1'b0 :
-                    free_i    ? 1'b1 :
-                    (alloc_i && stk_nonempty) ? (sp_q != {{SLOT_W{1'b0}}, 1'b1}) : stk_nonempty;
+  // sp may change this cycle; the stack may be non-empty next cycle (sp as
+  // the block below updates it, with what may happen for what does: never
+  // ready where the exact flags would not be)
+  wire sp_change = restore_i || free_may_i || clear_i || (alloc_may_i && stk_nonempty);
+  wire nonempty_d = restore_i  ? (snap_sp_q != {(SLOT_W+1){1'b0}}) :
+                    clear_i    ? 1'b0 :
+                    free_may_i ? 1'b1 :
+                    (alloc_may_i && stk_nonempty) ? (sp_q != {{SLOT_W{1'b0}}, 1'b1}) : stk_nonempty;
   assign ready_d_o = !nonempty_d || !sp_change;
   assign next_o = next_q;
 
@@ -160,8 +168,8 @@ module am_actor_table #(
     top_q <= stk_q[top_idx];
   end
   always @(posedge clk_i) begin
-    if (!rst_ni) top_ok_q <= 1'b0;
-    else         top_ok_q <= !sp_change;
+    if (!rst_ni) ready_q <= 1'b1;   // the stack is empty
+    else         ready_q <= ready_d_o;
   end
 
   // Meta RAM (and the BECOME buffer past the slots); the console's meta

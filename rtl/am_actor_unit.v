@@ -410,7 +410,8 @@ module am_actor_unit #(
     .st_wdata_i(d_owns ? d_st_wdata : mem_wdata_i),
     .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok), .ready_o(tbl_ready), .ready_d_o(t_ready_d),
     .alloc_i(create_go || spawn_go || g_pop), .snap_i(d_snap), .restore_i(d_restore),
-    .free_i(free_ok || g_push), .stk_we_i(free_ok || g_stk_we), .free_slot_i(d_gc ? g_push_slot : p_slot_q),
+    .free_i(free_ok || g_push), .alloc_may_i((w_create && d_open) || w_spawn || g_pop),
+    .free_may_i(free_ok || g_stk_we), .stk_we_i(free_ok || g_stk_we), .free_slot_i(d_gc ? g_push_slot : p_slot_q),
     .clear_i(g_clear), .bw_we_i(bw_we), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
     .bw_rd_i(bw_rd), .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
     .next_o(t_next), .free_o(t_free_n), .free_snap_o(t_free_snap));

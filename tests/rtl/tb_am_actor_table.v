@@ -30,6 +30,7 @@ module tb_am_actor_table;
     .st_raddr_i(st_raddr), .st_rdata_o(st_rdata), .st_we_i(st_we), .st_waddr_i(st_waddr),
     .st_wdata_i(st_wdata), .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok),
     .ready_o(ready), .alloc_i(alloc), .snap_i(snap), .restore_i(restore), .free_i(freep),
+    .alloc_may_i(alloc), .free_may_i(freep),
     .stk_we_i(stk_we), .free_slot_i(free_slot), .clear_i(1'b0), .bw_we_i(bw_we), .bw_widx_i(bw_widx),
     .bw_wdata_i(bw_wdata), .bw_rd_i(bw_rd), .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
     .next_o(next_o), .free_o(free_o),
