@@ -93,19 +93,20 @@ module am_actor_unit #(
   input  wire                    stack_i,
   // the dispatch point (am_unit_dp): a fetch of DISPATCH presented next
   // cycle (the SoC's look-ahead, as wr_next_i) and, in the cycle it is
-  // presented, whether it is an instruction fetch; the answer: read entry
-  // dp_idx_o of the dispatch table now (dp_rd_o), the fetch completes next
-  // cycle (dp_wait_o: a fetch waits for its answer; dp_sel_beh_o /
-  // dp_sel_dev_o: which entry an answer now would read, from the
-  // sequencer's state alone); dp_beh_o is the behavior field as the table read gives it, before
-  // the target's check selects it into dp_idx_o: the SoC adds it to the
-  // table's address while the check settles (iCE40 timing). dev_i: a device asks for the firmware between transactions;
-  // restart_i: the SoC restarts the core
+  // presented, whether it is an instruction fetch. The answer: dp_rd_o, the
+  // fetch completes next cycle, with the dispatch table's entry dp_idx_o
+  // or, with dp_retry_o (a dead event), a jump to DISPATCH again. The entry
+  // the SoC's RAM reads meanwhile: dp_wait_o (a fetch waits), dp_sel_beh_o
+  // / dp_sel_dev_o (which entry, from the sequencer's state alone) and
+  // dp_beh_o (the behavior field as the actor table's read gives it,
+  // before the target's check). dev_i: a device asks for the firmware
+  // between transactions; restart_i: the SoC restarts the core
   input  wire                    dp_next_i,
   input  wire                    dp_instr_i,
   input  wire                    dev_i,
   input  wire                    restart_i,
   output wire                    dp_rd_o,
+  output wire                    dp_retry_o,
   output wire                    dp_wait_o,
   output wire                    dp_sel_beh_o,
   output wire                    dp_sel_dev_o,
@@ -277,7 +278,7 @@ module am_actor_unit #(
     .dp_next_i(dp_next_i), .dp_instr_i(dp_instr_i), .busy_d_i(busy_d),
     .open_i(d_open), .wd_hold_i(wd_hold_q), .disp_i(d_disp), .chk_ok_i(d_chk_ok),
     .chk_beh_i(d_chk_mbeh), .idle_i(d_idle), .nothing_i(d_nothing), .dev_i(dev_i),
-    .commit_o(dp_commit), .demand_o(dp_demand), .rd_o(dp_rd_o), .wait_o(dp_wait_o),
+    .commit_o(dp_commit), .demand_o(dp_demand), .rd_o(dp_rd_o), .retry_o(dp_retry_o), .wait_o(dp_wait_o),
     .sel_beh_o(dp_sel_beh_o), .sel_dev_o(dp_sel_dev_o), .idx_o(dp_idx_o));
   assign dp_beh_o = d_chk_mbeh;
 

@@ -146,6 +146,7 @@ module am_dispatch #(
                    S_CRE = 4'd4, S_BEC = 4'd5, S_END = 4'd6, S_REDIR = 4'd7, S_GC = 4'd8;
 
   reg [3:0] state_q, state_d;
+  reg [3:0] state_x;   // state_d with CHECK going to END: the check's one effect comes last
   reg       gc_fresh_q;    // collected since the last FETCH: no second collection
   reg       retried_q;     // a collection ran right before this dispatch
   reg       self_pin_q;    // self is pinned (kept by its BECOME)
@@ -206,7 +207,7 @@ module am_dispatch #(
   // busy cycle more holds nothing up, and the bus's busy flag (and the
   // dispatch point's accept behind it) does not wait for the target's check
   // (the ULX3S's critical path: the table's read, the check, the next state).
-  wire [3:0] state_bus_d = (state_q == S_CHECK) ? S_END : state_d;
+  wire [3:0] state_bus_d = state_x;
   always @(posedge clk_i) checked_o <= rst_ni && (state_q == S_CHECK);
   assign open_d_o        = (state_bus_d == S_RUN);
   assign owns_d_o        = (state_bus_d != S_IDLE) && (state_bus_d != S_RUN);
@@ -238,25 +239,26 @@ module am_dispatch #(
   reg [SLOT_W-1:0] prev_slot_q;   // created slot read in the previous step
   wire [15:0] gen_back = (m_gen == 16'd1) ? 16'd0 : m_gen - 1'b1;
 
+  always @(*) state_d = (state_q == S_CHECK && target_ok) ? S_RUN : state_x;
   always @(*) begin
-    state_d = state_q;
+    state_x = state_q;
     case (state_q)
-      S_IDLE:  if (redir_now) state_d = S_REDIR; else if (work) state_d = s_fetch;
-      S_FETCH: state_d = S_CHECK;
-      S_REDIR: state_d = S_CHECK;
-      S_CHECK: state_d = target_ok ? S_RUN : S_END;
+      S_IDLE:  if (redir_now) state_x = S_REDIR; else if (work) state_x = s_fetch;
+      S_FETCH: state_x = S_CHECK;
+      S_REDIR: state_x = S_CHECK;
+      S_CHECK: state_x = S_END;     // (RUN if the target passes: state_d)
       // CRE walks the created slots, BEC copies a commit's BECOME: each only
       // when there is something to do
-      S_RUN:   if (quick) state_d = S_CHECK;
+      S_RUN:   if (quick) state_x = S_CHECK;
                else if (commit_i || abort_i)
-                 state_d = (ncreates_i != {CW{1'b0}}) ? S_CRE :
+                 state_x = (ncreates_i != {CW{1'b0}}) ? S_CRE :
                            (commit_i && become_i) ? S_BEC : S_END;
-      S_CRE:   if (cre_last) state_d = (commit_q_o && become_i) ? S_BEC : S_END;
-      S_BEC:   if (bec_last) state_d = S_END;
-      S_END:   state_d = retry ? S_GC : will_redir ? (go_redir ? S_REDIR : S_IDLE) :
+      S_CRE:   if (cre_last) state_x = (commit_q_o && become_i) ? S_BEC : S_END;
+      S_BEC:   if (bec_last) state_x = S_END;
+      S_END:   state_x = retry ? S_GC : will_redir ? (go_redir ? S_REDIR : S_IDLE) :
                          end_fetch ? S_CHECK : (work ? s_fetch : S_IDLE);
-      S_GC:    if (gc_done_i) state_d = work ? S_FETCH : S_IDLE;
-      default: state_d = S_IDLE;
+      S_GC:    if (gc_done_i) state_x = work ? S_FETCH : S_IDLE;
+      default: state_x = S_IDLE;
     endcase
   end
 

@@ -261,7 +261,9 @@ module am_soc #(
   wire        ram_la = bus_on_d && la_go && rgn_d[0] && !guard_d;   // a RAM access starts next
   wire        ram_rd = bus_on_d && la_go && la_read && rgn_d[0];      // ... a read: read now
   wire        ram_wr = sel_ram && we && mem_ready;                    // a store's first cycle
-  wire        dp_rd, dp_wait;
+  wire        dp_rd, dp_wait, dp_retry;
+  reg         dp_retry_q;   // the answer given was RETRY
+  always @(posedge clk_i) dp_retry_q <= dp_rd && dp_retry;
   localparam integer DPW = `AM_DEFAULT_BEH_W + 2;   // the dispatch table's index (am_unit_dp)
   wire [DPW-1:0] dp_idx;
   wire [DPW-3:0] dp_beh;       // the behavior field as read, before the target's check
@@ -283,7 +285,9 @@ module am_soc #(
   // address of a function. With DISPATCH_PC at 1 MiB and A below it the
   // offset's 21 bits are A's with bit 20 set: wiring, no adder (J-type:
   // imm[20|10:1|11|19:12], rd = x0, JAL).
-  wire [31:0] dp_jal = {1'b1, ram_rdata[10:1], ram_rdata[11], ram_rdata[19:12], 5'd0, 7'b1101111};
+  // A dead event's answer (RETRY) is `jal x0, 0`: DISPATCH again.
+  wire [31:0] dp_jal = dp_retry_q ? 32'h0000006F :
+                       {1'b1, ram_rdata[10:1], ram_rdata[11], ram_rdata[19:12], 5'd0, 7'b1101111};
   wire unused_dp_jal = ^{ram_rdata[31:20], ram_rdata[0]};   // (below 1 MiB, word-aligned)
   // While the fetch waits (dp_wait) the core announces nothing: the RAM
   // reads the entry the answer would take in every waiting cycle, and the
@@ -322,7 +326,7 @@ module am_soc #(
     .wr_next_i(acc_d && rgn_d[1] && we_d),
     .la_i(la_go), .rd_la_i(bus_on_d && la_go && la_read && rgn_d[1]), .la_a_i(la_addr[9:2]), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq), .stack_i(stack_hit),
     .dp_next_i(acc_d && rgn_d[4] && !we_d), .dp_instr_i(mem_instr), .dev_i(dev_req),
-    .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_wait_o(dp_wait), .dp_idx_o(dp_idx),
+    .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_retry_o(dp_retry), .dp_wait_o(dp_wait), .dp_idx_o(dp_idx),
     .dp_sel_beh_o(dp_sel_beh), .dp_sel_dev_o(dp_sel_dev), .dp_beh_o(dp_beh),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),

@@ -25,11 +25,19 @@
 // * While an accepted fetch waits (pend_q), the sequencer may dispatch
 //   (demand_o, from the accepting cycle on); it dispatches only then, so
 //   nothing starts behind the
-//   firmware's back between transactions. Fault deliveries, dead targets,
-//   collections on demand and periodic collections all happen inside one
-//   wait; the fetch is answered once, with one of (rd_o, idx_o):
-//     - the behavior id of the transaction about to open (CHECK with a live
-//       target: the transaction is open from the next cycle on);
+//   firmware's back between transactions. Fault deliveries, collections on
+//   demand and periodic collections all happen inside one wait; the fetch
+//   is answered once, with one of (rd_o, idx_o, retry_o):
+//     - in CHECK, the behavior id of the transaction about to open if its
+//       target is live (the transaction is open from the next cycle on);
+//       else RETRY (retry_o, idx_o = -1): the event is dead, the sequencer
+//       goes on without a transaction, and the SoC answers the fetch with
+//       a jump to DISPATCH itself -- the core fetches it again, a new
+//       accept. CHECK answers in either case, so the answer (and the
+//       fetch's ready behind it) does not wait for the target's check,
+//       which on the ECP5 and the iCE40 did not fit the cycle behind the
+//       actor table's read; a dead event (a message to a collected actor)
+//       costs the core's jump and a fetch;
 //     - DEVICE (-2): a device asks for the firmware (dev_i) and the last
 //       answer was not DEVICE -- the sequencer stays idle, the firmware's
 //       device routine runs between transactions and returns to DISPATCH;
@@ -68,6 +76,7 @@ module am_unit_dp #(
   output wire             commit_o,
   output wire             demand_o,
   output wire             rd_o,
+  output wire             retry_o,     // ... the answer is RETRY (with rd_o)
   output wire             wait_o,      // a fetch waits (pend_q): the core announces no other access
   output wire             sel_beh_o,   // an answer now would be a behavior's (CHECK: idx_o >= 0) ...
   output wire             sel_dev_o,   // ... else DEVICE's, else IDLE's -- none waits for the check
@@ -82,7 +91,8 @@ module am_unit_dp #(
   wire ans_dev  = idle_i && dev_take;
   assign commit_o = accept && open_i && !wd_hold_i;
   assign demand_o = (pend_q || accept) && !dev_take;   // (from the accept on: QUICK commits)
-  assign rd_o     = pend_q && (ans_beh || ans_dev || (idle_i && nothing_i));
+  assign rd_o     = pend_q && (disp_i || ans_dev || (idle_i && nothing_i));
+  assign retry_o  = disp_i && !chk_ok_i;
   assign wait_o   = pend_q;
   assign sel_beh_o = disp_i;     // (CHECK and IDLE exclude each other)
   assign sel_dev_o = dev_take;

@@ -117,26 +117,36 @@ static void wr(uint32_t a, uint32_t d) { bus(a, d, true); }
 // last_dp_cycles: the fetch's first cycle to its completion (1 = no wait).
 enum { DP_IDLE = -1, DP_DEVICE = -2 };
 static const int DP_IDX_W = 10;   // BEH_W + 2
-static int last_dp_cycles;
+// A RETRY answer (a dead event) is a jump to DISPATCH: the core fetches it
+// again, after the jump's cycles (dp_retries counts them).
+static int last_dp_cycles, dp_retries;
 static int dp_fetch() {
-  dut->dp_next_i = 1; tick();
-  dut->dp_instr_i = 1;
-  int n = 0, idx = 0;
   for (;;) {
+    dut->dp_next_i = 1; tick();
+    dut->dp_instr_i = 1;
+    int n = 0, idx = 0;
+    bool retry = false;
+    for (;;) {
+      dut->clk_i = 0; dut->eval();
+      bool ans = dut->dp_rd_o;
+      if (ans) {
+        idx = ((int)(dut->dp_idx_o << (32 - DP_IDX_W))) >> (32 - DP_IDX_W);
+        retry = dut->dp_retry_o;
+      }
+      tick(); n++;
+      if (ans) break;
+      if (n > 20000) { printf("FAIL: dispatch point hang (cycle %llu)\n", (unsigned long long)cyc); errors++; exit(1); }
+    }
+    dut->dp_next_i = 0;          // the fetch completes
     dut->clk_i = 0; dut->eval();
-    bool ans = dut->dp_rd_o;
-    if (ans) idx = ((int)(dut->dp_idx_o << (32 - DP_IDX_W))) >> (32 - DP_IDX_W);
-    tick(); n++;
-    if (ans) break;
-    if (n > 20000) { printf("FAIL: dispatch point hang (cycle %llu)\n", (unsigned long long)cyc); errors++; exit(1); }
+    CHECK(!dut->dp_rd_o, "one answer per fetch");
+    tick();
+    dut->dp_instr_i = 0;
+    last_dp_cycles = n + 1;
+    if (!retry) return idx;
+    dp_retries++;
+    tick(); tick();              // the core's jump back to DISPATCH
   }
-  dut->dp_next_i = 0;          // the fetch completes
-  dut->clk_i = 0; dut->eval();
-  CHECK(!dut->dp_rd_o, "one answer per fetch");
-  tick();
-  dut->dp_instr_i = 0;
-  last_dp_cycles = n + 1;
-  return idx;
 }
 
 // register map: the unit's registers of include/am_iface.def, by their
@@ -631,9 +641,11 @@ static void fault_delivery() {
   // DEAD_TARGET: the target dies while its event is queued
   wr(CTRL, 0); wr(FAULT_HANDLER, h);
   inject(a, 1, m3); wr(FREE, a); CHECK(rd(EXT_STATUS) == 0, "free");
+  int r0 = dp_retries;
   wr(CTRL, 1); dp_fetch();
+  CHECK(dp_retries == r0 + 1, "the dead event's CHECK answers RETRY (%d)", dp_retries - r0);
   CHECK(rd(SELF) == h && rd(F_CAUSE) == 10 && rd(F_BEH) == 0xFFFFFFFFu && rd(F_TARGET) == a,
-        "DEAD_TARGET delivered with beh -1");
+        "DEAD_TARGET delivered with beh -1, at the fetch after the RETRY");
   CHECK(rd(F_OP) == O_DISPATCH && rd(F_VALUE) == 0, "F_OP DISPATCH: %u %08x", rd(F_OP), rd(F_VALUE));
   dp_fetch();
   // WATCHDOG: the unit aborts, holds until acknowledged, then delivers
