@@ -55,6 +55,9 @@ extern const uint32_t fw_image_header[];
  * and IDLE routines, then the behaviors by id. SYS.DISPATCH points at
  * behavior 0, fw_behaviors; IDLE is entry -1, DEVICE -2. Read-only data. */
 extern const am_behavior_fn fw_dispatch[];
+/* Defines the dispatch table, in the section firmware/link.ld aligns. */
+#define FW_DISPATCH_TABLE \
+    const am_behavior_fn fw_dispatch[] __attribute__((section(".rodata.am_dispatch")))
 #define fw_behaviors (fw_dispatch + 2)
 #define FW_DISPATCH_ENTRIES fw_device, fw_idle,   /* the table's first two */
 extern const uint32_t fw_nbehaviors;

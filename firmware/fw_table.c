@@ -7,7 +7,7 @@
 #include "fw.h"
 #include "behaviors.h"
 
-const am_behavior_fn fw_dispatch[] = {
+FW_DISPATCH_TABLE = {
     FW_DISPATCH_ENTRIES
     fw_console_beh,
     fw_sink_beh,

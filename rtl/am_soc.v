@@ -272,12 +272,15 @@ module am_soc #(
   // The entry an answer would read, without waiting for the target's check
   // (on the iCE40 and the ECP5 the check in front of the RAM's address did
   // not fit the cycle, docs/fpga.md): in CHECK (dp_sel_beh) the behavior's,
-  // summed from the field straight off the actor table's read -- a dead
-  // target gets no answer then, and the read is not used -- else DEVICE's or
-  // IDLE's, registers (were they sums too, synthesis would share one adder
-  // behind the selection).
+  // from the field straight off the actor table's read -- a dead target gets
+  // no answer then, and the read is not used -- else DEVICE's or IDLE's,
+  // registers. The behavior's entry is dtab_q with the id's bits set, not a
+  // sum: the firmware's linker script starts the behavior entries on a
+  // multiple of their count rounded up to a power of two (firmware/link.ld),
+  // and ids are below BEH_COUNT, so the id's bits are 0 in dtab_q (an adder
+  // here, behind the table's read, was the ECP5's critical path).
   wire           dp_sel_beh, dp_sel_dev;
-  wire [RAW-1:0] dp_beh_addr = dtab_q + {{(RAW-DPW+2){1'b0}}, dp_beh};
+  wire [RAW-1:0] dp_beh_addr = dtab_q | {{(RAW-DPW+2){1'b0}}, dp_beh};
   wire [RAW-1:0] dp_addr = dp_sel_beh ? dp_beh_addr : dp_sel_dev ? dtab_dev_q : dtab_idle_q;
   wire unused_dp_idx = ^dp_idx;   // (the same answer: its kind and dp_beh)
   wire [31:0] ram_rdata;

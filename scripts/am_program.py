@@ -274,7 +274,7 @@ def subset(mpath, am_run, name, out, opts):
                 " * Behaviors dispatched by the reference run: %s */\n" % (name, " ".join(map(str, used))))
         f.write('#include "fw.h"\n#include "behaviors.h"\n\n'
                 "static void fw_absent_beh(am_ctx *ctx) { am_fail(ctx, 0xAB5Eu); }\n\n"
-                "const am_behavior_fn fw_dispatch[] = {\n"
+                "FW_DISPATCH_TABLE = {\n"
                 "    FW_DISPATCH_ENTRIES\n"
                 "    fw_console_beh,\n    fw_sink_beh,\n    fw_ask_beh,\n")
         for i, (n, fn, _) in enumerate(behs[len(BUILTINS):], len(BUILTINS)):
