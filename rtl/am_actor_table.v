@@ -57,7 +57,7 @@ module am_actor_table #(
   // meta RAM
   input  wire [SLOT_W-1:0]    meta_raddr_i,
   output wire [META_W-1:0]    meta_rdata_o,
-  output reg                  meta_used_o,   // read slot < next (at read time)
+  output wire                 meta_used_o,   // read slot < next (at read time)
   input  wire                 meta_we_i,
   input  wire [SLOT_W-1:0]    meta_waddr_i,
   input  wire [META_W-1:0]    meta_wdata_i,
@@ -192,9 +192,18 @@ module am_actor_table #(
   end
   assign meta_rdata_o = mrd_q[META_W-1:0];
   assign bw_rdata_o   = mrd_q[31:0];
+  // "Used" compares the read's slot with next as they were at read time,
+  // from registered copies, in the cycle the word comes out: so the compare
+  // is not behind the read address's selection (the dispatcher's next-event
+  // logic, the iCE40's critical path), and it runs beside the RAM's
+  // clock-to-output.
+  reg [SLOT_W-1:0] mraddr_q;
+  reg [SLOT_W:0]   mnext_q;
   always @(posedge clk_i) begin
-    meta_used_o <= ({1'b0, meta_raddr_i} < next_q);
+    mraddr_q <= meta_raddr_i;
+    mnext_q  <= next_q;
   end
+  assign meta_used_o = {1'b0, mraddr_q} < mnext_q;
 
   // State RAM.
   always @(posedge clk_i) begin
