@@ -447,7 +447,7 @@ module am_actor_unit #(
     .meta_raddr_o(d_meta_raddr), .meta_we_o(d_meta_we), .meta_waddr_o(d_meta_waddr),
     .meta_wdata_o(d_meta_wdata), .st_we_o(d_st_we), .st_waddr_o(d_st_waddr), .st_wdata_o(d_st_wdata),
     .alloc_snap_o(d_snap), .alloc_restore_o(d_restore),
-    .commit_i(c_commit && commit_ok),
+    .commit_i(c_commit && commit_ok), .dp_commit_i(dp_commit && commit_ok),
     .abort_i(w_abort || (c_commit && !commit_ok) || wd_fire),
     .ncreates_i(ncreates), .cre_idx_o(cre_idx), .cre_slot_i(cre_slot),
     .become_i(become), .become_set_i(become_set), .become_beh_i(become_beh), .become_n_i(become_n),

@@ -101,6 +101,7 @@ module am_dispatch #(
   output wire                  alloc_restore_o,
   // transaction staging
   input  wire                  commit_i,    // COMMIT accepted and it fits: commit
+  input  wire                  dp_commit_i, // ... and it is the dispatch point's (QUICK's)
   input  wire                  abort_i,     // COMMIT that cannot commit, or ABORT
   input  wire [CW-1:0]         ncreates_i,
   output wire [CIW-1:0]        cre_idx_o,
@@ -187,7 +188,11 @@ module am_dispatch #(
   // its own either -- END+FETCH happens in the RUN cycle that commits, when
   // the core waits for the next event and it is queued or is this
   // transaction's first send (the queue commits and pops in one edge).
-  wire quick     = (state_q == S_RUN) && commit_i && (ncreates_i == {CW{1'b0}}) && !become_i &&
+  // (Only the dispatch point's commit can come with demand_i: the core does
+  // not write COMMIT while it waits there. So QUICK takes dp_commit_i, which
+  // does not wait for the bus's address decode: on the HX8K the decode of a
+  // COMMIT write in front of QUICK's logic was the critical path.)
+  wire quick     = (state_q == S_RUN) && dp_commit_i && (ncreates_i == {CW{1'b0}}) && !become_i &&
                    run_i && !hold_i && demand_i && (!q_empty_i || sends_i) &&
                    !(gc_due_commit_i && !gc_fresh_q);
   wire ending    = (state_q == S_END) || quick;
