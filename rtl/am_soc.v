@@ -70,7 +70,11 @@ module am_soc #(
   parameter integer WD_W        = `AM_DEFAULT_WD_W,   // watchdog budget bits (am_actor_unit)
   // PicoRV32's TWO_STAGE_SHIFT: 0 shifts one bit per cycle (~50 iCE40 LCs
   // less; the UP5K build), 1 four bits per cycle
-  parameter [0:0]   TWO_STAGE_SHIFT = 1
+  parameter [0:0]   TWO_STAGE_SHIFT = 1,
+  // the UART's receive FIFO in bytes (a power of two): the host link's
+  // credit, LINK_RX_FIFO; a board without the link needs no credit (2: a
+  // few flip-flops instead of a block RAM and its pointers)
+  parameter integer RX_FIFO     = `AM_DEFAULT_LINK_RX_FIFO
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -305,7 +309,7 @@ module am_soc #(
   wire        urt_ready, urt_full_d;
   wire [31:0] urt_rdata;
   wire        urt_rx_valid;
-  am_uart #(.DIV(UART_DIV), .DIV_RW(UART_DIV_RW)) uart (
+  am_uart #(.DIV(UART_DIV), .DIV_RW(UART_DIV_RW), .RX_FIFO(RX_FIFO)) uart (
     .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(sel_urt), .ready_o(urt_ready),
     .tx_full_d_o(urt_full_d), .addr_i(mem_addr[`AM_UART_AW+1:2]), .wdata_i(mem_wdata), .we_i(we),
     .rdata_o(urt_rdata),

@@ -4,7 +4,7 @@
 // between transactions.
 //
 // Owns: the byte RAM (DEPTH x 8, inferred block RAM: one iCE40 4-Kbit
-// block for 512), its write and read pointers, the count of bytes held
+// block for 512; flip-flops for 16 or fewer), its write and read pointers, the count of bytes held
 // (used_q, for full), the count of bytes readable (avail_q), the head's
 // read register and the count of bytes dropped because the FIFO was full.
 //
@@ -35,7 +35,6 @@ module am_uart_rxfifo #(
   output wire [AW:0]   level_o,
   output reg  [15:0]   lost_o
 );
-  (* ram_style = "block", no_rw_check *) reg [7:0] mem_q [0:DEPTH-1];
   reg  [AW-1:0] wp_q, rp_q;
   reg  [AW:0]   used_q, avail_q;
   reg           wr_q;          // a byte was stored last cycle: readable from the next
@@ -46,10 +45,21 @@ module am_uart_rxfifo #(
   wire          pop    = pop_i && (avail_q != {(AW+1){1'b0}});
   wire [AW-1:0] rp_nxt = pop ? rp_q + 1'b1 : rp_q;
 
-  always @(posedge clk_i) begin
-    if (wr_ok) mem_q[wp_q] <= wdata_i;
-    head_q <= mem_q[rp_nxt];
-  end
+  // the bytes: a block RAM, or flip-flops for a FIFO of a few (a board
+  // without the host link, am_board_soc)
+  generate if (DEPTH > 16) begin : g_bram
+    (* ram_style = "block", no_rw_check *) reg [7:0] mem_q [0:DEPTH-1];
+    always @(posedge clk_i) begin
+      if (wr_ok) mem_q[wp_q] <= wdata_i;
+      head_q <= mem_q[rp_nxt];
+    end
+  end else begin : g_ff
+    (* ram_style = "logic" *) reg [7:0] mem_q [0:DEPTH-1];
+    always @(posedge clk_i) begin
+      if (wr_ok) mem_q[wp_q] <= wdata_i;
+      head_q <= mem_q[rp_nxt];
+    end
+  end endgenerate
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin

@@ -8,6 +8,7 @@
 // another code (a trap outside any behavior ends in one: the firmware's
 // PANIC). The board top adds the PLL and maps these onto its pins and LEDs.
 `default_nettype none
+`include "am_defs.vh"
 
 module am_board_soc #(
   parameter integer CLK_HZ      = 12000000,
@@ -44,7 +45,10 @@ module am_board_soc #(
     .RAM_WORDS(RAM_WORDS), .FIRMWARE(FIRMWARE), .UART_DIV((CLK_HZ + BAUD / 2) / BAUD),
     .UART_DIV_RW(0),
     .ENABLE_MUL(ENABLE_MUL), .ENABLE_DIV(ENABLE_DIV), .TABLE_SLOTS(TABLE_SLOTS),
-    .QAW(QAW), .STATS(STATS), .WD_W(WD_W), .TRACE(0), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT)
+    .QAW(QAW), .STATS(STATS), .WD_W(WD_W), .TRACE(0), .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT),
+    // the link's credit only where the link is on (its firmware has the
+    // service); elsewhere received bytes past two are dropped and counted
+    .RX_FIFO(LINK_CFG != 32'd0 ? `AM_DEFAULT_LINK_RX_FIFO : 2)
   ) soc (
     .clk_i(clk_i), .rst_ni(rst_n), .boot_beh_i(BOOT_BEH), .boot_arg_i(BOOT_ARG), .gc_cfg_i(32'd0),
     .link_cfg_i(LINK_CFG), .reboot_o(),

@@ -62,8 +62,9 @@ tb_am_event_queue_SRCS := tests/rtl/tb_am_event_queue.v rtl/am_event_queue.v
 tb_am_actor_table_SRCS := tests/rtl/tb_am_actor_table.v rtl/am_actor_table.v
 tb_am_txn_SRCS         := tests/rtl/tb_am_txn.v rtl/am_txn.v
 tb_am_uart_SRCS        := tests/rtl/tb_am_uart.v rtl/am_uart.v rtl/am_uart_rxfifo.v
-# the board's UART: a fixed divider (DIV_RW = 0), odd
-tb_am_uart_fixed_SRCS  := -Ptb_am_uart.DIV=11 -Ptb_am_uart.DIV_RW=0 tests/rtl/tb_am_uart.v rtl/am_uart.v rtl/am_uart_rxfifo.v
+# a board's UART without the host link: a fixed divider (DIV_RW = 0), odd,
+# and a receive FIFO of 2 bytes in flip-flops (am_board_soc)
+tb_am_uart_fixed_SRCS  := -Ptb_am_uart.DIV=11 -Ptb_am_uart.DIV_RW=0 -Ptb_am_uart.RX_FIFO=2 tests/rtl/tb_am_uart.v rtl/am_uart.v rtl/am_uart_rxfifo.v
 
 RTL_UNIT_TB := $(RTL_BUILD)/unit/tb_am_actor_unit
 # the same bench on the unit as the iCEBreaker builds it: RTL_DSP (on yosys'

@@ -13,7 +13,7 @@
 module tb_am_uart;
   parameter integer DIV    = 8;
   parameter integer DIV_RW = 1;
-  localparam integer RX_FIFO = `AM_DEFAULT_LINK_RX_FIFO;
+  parameter integer RX_FIFO = `AM_DEFAULT_LINK_RX_FIFO;
   reg clk = 0, rst_n = 0;
   always #5 clk = ~clk;
 
@@ -27,7 +27,7 @@ module tb_am_uart;
   wire        rx = rx_force_en ? rx_force : tx;
   integer     errors = 0;
 
-  am_uart #(.DIV(DIV), .DIV_RW(DIV_RW)) dut (
+  am_uart #(.DIV(DIV), .DIV_RW(DIV_RW), .RX_FIFO(RX_FIFO)) dut (
     .clk_i(clk), .rst_ni(rst_n), .valid_i(valid), .ready_o(ready), .addr_i(addr),
     .wdata_i(wdata), .we_i(we), .rdata_o(rdata), .tx_o(tx), .rx_i(rx),
     .tx_strobe_o(strobe), .tx_byte_o(tx_byte), .tx_full_d_o(full_d));
