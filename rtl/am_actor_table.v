@@ -95,13 +95,7 @@ module am_actor_table #(
   output wire [31:0]          bw_rdata_o,
   output wire [SLOT_W:0]      next_o,
   output reg  [SLOT_W:0]      free_o,
-  output reg  [SLOT_W:0]      free_snap_o,
-  // "few free": free_o < low, a register kept in step with free_o from
-  // both's next values (low_d_i: the threshold from the next cycle on), so
-  // whoever tests it (the collector's trigger, in QUICK's condition) does
-  // not wait for a compare
-  input  wire [SLOT_W:0]      low_d_i,
-  output reg                  free_lt_o
+  output reg  [SLOT_W:0]      free_snap_o
 );
   localparam integer SIW = $clog2(STATE_WORDS);
   localparam integer MRW = META_W > 32 ? META_W : 32;   // meta RAM width
@@ -131,11 +125,6 @@ module am_actor_table #(
   assign ready_d_o = !nonempty_d || !sp_change;
   assign next_o = next_q;
 
-  // free_o = sp + TABLE_SLOTS - next, kept in step
-  wire [SLOT_W:0] free_d = restore_i ? free_snap_o :
-                           clear_i   ? TABLE_SLOTS[SLOT_W:0] - next_q :
-                           free_i    ? free_o + 1'b1 :
-                           alloc_i   ? free_o - 1'b1 : free_o;
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       sp_q        <= {(SLOT_W+1){1'b0}};
@@ -144,25 +133,27 @@ module am_actor_table #(
       snap_next_q <= {{SLOT_W{1'b0}}, 1'b1};
       free_o      <= TABLE_SLOTS[SLOT_W:0] - 1'b1;
       free_snap_o <= TABLE_SLOTS[SLOT_W:0] - 1'b1;
-      free_lt_o   <= (TABLE_SLOTS[SLOT_W:0] - 1'b1) < low_d_i;
     end else begin
-      free_lt_o <= free_d < low_d_i;
       if (snap_i) begin
         snap_sp_q   <= sp_q;
         snap_next_q <= next_q;
         free_snap_o <= free_o;
       end
-      free_o <= free_d;
+      // free_o = sp + TABLE_SLOTS - next, kept in step
       if (restore_i) begin
         sp_q   <= snap_sp_q;
         next_q <= snap_next_q;
+        free_o <= free_snap_o;
       end else if (clear_i) begin
         sp_q   <= {(SLOT_W+1){1'b0}};
+        free_o <= TABLE_SLOTS[SLOT_W:0] - next_q;
       end else if (free_i) begin
         sp_q   <= sp_q + 1'b1;
+        free_o <= free_o + 1'b1;
       end else if (alloc_i) begin
         if (stk_nonempty) sp_q <= sp_q - 1'b1;
         else              next_q <= next_q + 1'b1;
+        free_o <= free_o - 1'b1;
       end
     end
   end

@@ -198,8 +198,7 @@ module am_actor_unit #(
   wire [SLOT_W-1:0]   peek_slot;
   wire                peek_fresh, peek_ok, tbl_ready, t_ready_d;
   wire [31:0]         bw_rdata;
-  wire [SLOT_W:0]     t_next, t_free_n, t_free_snap, gc_low_d;
-  wire                t_free_lt;
+  wire [SLOT_W:0]     t_next, t_free_n, t_free_snap;
   // am_txn
   wire [4:0]          cause;
   wire [2:0]          txn_op;
@@ -365,9 +364,9 @@ module am_actor_unit #(
   am_unit_gctrig #(.SLOT_W(SLOT_W), .MAX_CREATES(MAX_CREATES), .PERIOD_RESET(GC_PERIOD_RESET)) u_gctrig (
     .clk_i(clk_i), .rst_ni(rst_ni), .wdata_i(mem_wdata_i[15:0]),
     .w_gc_low_i(w_gc_low), .w_gc_period_i(w_gc_period), .period_i(gc_period_q),
-    .free_n_i(t_free_n), .free_lt_i(t_free_lt), .low_d_o(gc_low_d),
-    .free_snap_i(t_free_snap), .live_after_i(gc_live_after),
+    .free_n_i(t_free_n), .free_snap_i(t_free_snap), .live_after_i(gc_live_after),
     .restore_i(d_restore), .snap_i(d_snap),
+    .chg_i((w_create && d_open) || w_spawn || g_pop || free_ok || g_stk_we || d_restore || g_clear),
     .done_i(g_done), .due_o(gc_due), .due_commit_o(gc_due_commit), .en_o(gc_en), .low_o(gc_low_q));
 
   am_unit_stats #(.SLOT_W(SLOT_W), .MAX_CREATES(MAX_CREATES), .STATS(STATS), .CW(CW)) u_stats (
@@ -417,8 +416,7 @@ module am_actor_unit #(
     .free_may_i(free_ok || g_stk_we), .stk_we_i(free_ok || g_stk_we), .free_slot_i(d_gc ? g_push_slot : p_slot_q),
     .clear_i(g_clear), .bw_we_i(bw_we), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
     .bw_rd_i(bw_rd), .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
-    .next_o(t_next), .free_o(t_free_n), .free_snap_o(t_free_snap),
-    .low_d_i(gc_low_d), .free_lt_o(t_free_lt));
+    .next_o(t_next), .free_o(t_free_n), .free_snap_o(t_free_snap));
 
   am_txn #(.MSG_WORDS(MSG_WORDS), .STATE_WORDS(STATE_WORDS), .MAX_SENDS(MAX_SENDS),
            .MAX_CREATES(MAX_CREATES), .SLOT_W(SLOT_W), .BEH_W(BEH_W)) u_txn (

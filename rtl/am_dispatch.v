@@ -75,7 +75,7 @@ module am_dispatch #(
   output reg                   fault_q_o,   // the open event is a fault delivery
   // garbage collection
   input  wire                  gc_due_i,
-  input  wire                  gc_due_commit_i, // ... when the transaction ending commits (QUICK)
+  input  wire                  gc_due_commit_i, // ... may be, when the transaction ending commits (QUICK's test)
   input  wire                  gc_done_i,
   input  wire                  gc_en_i,     // the collector is on (GC_LOW or GC_PERIOD != 0)
   input  wire                  table_full_i,// the transaction's cause is TABLE_FULL

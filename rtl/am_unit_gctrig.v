@@ -24,12 +24,14 @@
 //   count for zero, no comparator.
 // * en_o: the collector is on, GC_LOW != 0 or GC_PERIOD != 0 (else nothing
 //   is collected, not even on demand).
-// * "Few free" now is a register the actor table keeps (free_lt_i, from
-//   the next values of the free count and of GC_LOW, low_d_o): QUICK's
-//   condition tests it without a compare (the HX8K's critical path ran
-//   the free count -> the compare -> QUICK -> the next state). Few free at
-//   an abort's END compares the snapshot from registers, in parallel with
-//   the sequencer's state, which only picks one (restore_i).
+// * Both "few free" compares run from registers, in parallel with the
+//   sequencer's state; the state only picks one (restore_i) -- off the
+//   iCE40's critical path, which ran state -> restore -> compare -> next
+//   state.
+// * due_commit_o (QUICK's test) is due_o's value as of the last cycle, or
+//   1 when the free count or GC_LOW may have changed since (chg_i): never
+//   0 when due_o is 1 at a commit, so QUICK never skips a collection; a
+//   1 only sends the commit through END, which tests due_o itself.
 `default_nettype none
 `include "am_defs.vh"
 
@@ -45,17 +47,17 @@ module am_unit_gctrig #(
   input  wire            w_gc_period_i,  // a GC_PERIOD write
   input  wire [15:0]     period_i,       // GC_PERIOD
   input  wire [SLOT_W:0] free_n_i,       // am_actor_table: free slots,
-  input  wire            free_lt_i,      // ... fewer than low_o (a register)
   input  wire [SLOT_W:0] free_snap_i,    // ... as the allocator is being restored
   input  wire [SLOT_W:0] live_after_i,   // am_unit_stats: live after the collection (with done_i)
   input  wire            restore_i,      // am_dispatch: it is (an abort's END)
+  input  wire            chg_i,          // the free count may change this cycle (the allocator's
+                                         // alloc / free may, restore, clear)
   input  wire            snap_i,         // ... a dispatch (FETCH, REDIR)
   input  wire            done_i,         // am_gc: a collection ends
   output wire            due_o,
-  output wire            due_commit_o,   // due_o at a commit's END (no restore: off restore_i)
+  output wire            due_commit_o,   // QUICK's test: due_o may hold at this commit (from registers)
   output wire            en_o,
-  output reg  [SLOT_W:0] low_o,          // GC_LOW
-  output wire [SLOT_W:0] low_d_o         // ... from the next cycle on
+  output reg  [SLOT_W:0] low_o           // GC_LOW
 );
   // the count: GC_PERIOD + live << GC_LIVE_SHIFT fits (16 bits + the table's
   // SLOT_W + 1 bits shifted)
@@ -72,14 +74,27 @@ module am_unit_gctrig #(
 
   reg  armed_q;
   wire low_snap = (free_snap_i < low_o);
-  wire low_now  = free_lt_i;   // (free_n_i < low_o, kept by the table)
+  wire low_now  = (free_n_i < low_o);
   wire period_out = (period_i != 16'd0) && (left == {LW{1'b0}});
   assign due_o        = (armed_q && (restore_i ? low_snap : low_now)) || period_out;
-  assign due_commit_o = (armed_q && low_now) || period_out;
+  // QUICK's test runs from registers: few free as of the last cycle, unless
+  // the count or GC_LOW may have changed since -- then "maybe due", QUICK
+  // is not taken, and the commit's END tests due_o, exactly. (With the
+  // core, nothing allocates or frees in the cycle before a dispatch
+  // point's commit. The compare in front of QUICK was the HX8K's critical
+  // path; behind the allocator's decisions it was the iCEBreaker's.)
+  reg lt_q, chg_q;
+  always @(posedge clk_i) begin
+    lt_q  <= low_now;
+    chg_q <= !rst_ni || chg_i || w_gc_low_i;
+  end
+  assign due_commit_o = chg_q || (armed_q && lt_q) || period_out;
   assign en_o  = (low_o != {(SLOT_W+1){1'b0}}) || (period_i != 16'd0);
 
-  assign low_d_o = !rst_ni ? MAX_CREATES[SLOT_W:0] : w_gc_low_i ? wdata_i[SLOT_W:0] : low_o;
-  always @(posedge clk_i) low_o <= low_d_o;
+  always @(posedge clk_i) begin
+    if (!rst_ni)         low_o <= MAX_CREATES[SLOT_W:0];
+    else if (w_gc_low_i) low_o <= wdata_i[SLOT_W:0];
+  end
 
   always @(posedge clk_i) begin
     if (!rst_ni)     armed_q <= 1'b1;

@@ -44,7 +44,7 @@ CUTS = {
                "  wire period_out = 1'b0;   // rtl_cut"),
          (GCT, "  assign due_o        = (armed_q && (restore_i ? low_snap : low_now)) || period_out;",
                "  assign due_o        = 1'b0;   // rtl_cut"),
-         (GCT, "  assign due_commit_o = (armed_q && low_now) || period_out;",
+         (GCT, "  assign due_commit_o = chg_q || (armed_q && lt_q) || period_out;",
                "  assign due_commit_o = 1'b0;   // rtl_cut")]),
     "cut-faults": (
         "fault delivery (FAULT_HANDLER, SET_HANDLER, the F_* registers)",
