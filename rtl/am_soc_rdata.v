@@ -13,7 +13,7 @@
 // * A board may replace this file by its own module of the same name and
 //   ports (fpga.mk's <board>_RTL / <board>_RTL_OUT): the ULX3S's,
 //   rtl/boards/am_mux_ports.v, selects the unit's read data too (its read
-//   data port holds a register's value after the read).
+//   data port is not 0 outside a read).
 `default_nettype none
 
 module am_soc_rdata #(

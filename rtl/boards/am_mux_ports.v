@@ -10,15 +10,15 @@
 // ECP5's placement missed 60 MHz on 3 of 32 seeds (58.84 MHz at worst), with
 // these it meets it on every seed -- the ECP5's LUTs are not scarce, its
 // timing is. The behavior is the same, cycle for cycle, except that the
-// unit's read data holds a register's value after the read (which is why
+// unit's read data is not 0 outside a read's completing cycle (which is why
 // the SoC's read data selects it here). Checked by the actor unit's bench
 // run with this file (make rtl-test), make lint / sim-lint, and make
 // board-sim BOARD=ulx3s.
 `default_nettype none
 `include "am_defs.vh"
 
-// the read data: a register's value is held in rdata_q, and two registers
-// select it or a message / state word (0 beyond the length)
+// the read data: a register's value in rdata_q, and two registers select
+// it or a message / state word (0 beyond the length)
 module am_unit_rdata (
   input  wire        clk_i,
   input  wire        rd_acc_i,
@@ -34,13 +34,16 @@ module am_unit_rdata (
   reg [31:0] rdata_q;
   reg [1:0]  rsel_q;    // 0 register, 1 message word, 2 state word
   reg        rmask_q;   // word index below length
+  // loaded in every cycle, not only when a read starts: the read data is
+  // used in the cycle a read completes, and rd_acc_i (late: the decode of
+  // the core's look-ahead address) as the enable of 35 flip-flops was the
+  // ECP5's critical path
+  wire unused_rd_acc = rd_acc_i;
   always @(posedge clk_i) begin
-    if (rd_acc_i) begin
-      rdata_q <= reg_i;
-      rsel_q  <= `AM_AU_MSG_AT(a_i) ? 2'd1 : `AM_AU_STATE_AT(a_i) ? 2'd2 : 2'd0;
-      rmask_q <= open_i && (`AM_AU_MSG_AT(a_i) ? ({1'b0, a_i[2:0]} < len_i)
-                                                : ({1'b0, a_i[2:0]} < slen_i));
-    end
+    rdata_q <= reg_i;
+    rsel_q  <= `AM_AU_MSG_AT(a_i) ? 2'd1 : `AM_AU_STATE_AT(a_i) ? 2'd2 : 2'd0;
+    rmask_q <= open_i && (`AM_AU_MSG_AT(a_i) ? ({1'b0, a_i[2:0]} < len_i)
+                                              : ({1'b0, a_i[2:0]} < slen_i));
   end
   assign rdata_o = (rsel_q == 2'd1) ? (rmask_q ? q_rdata_i : 32'd0) :
                    (rsel_q == 2'd2) ? (rmask_q ? st_rdata_i : 32'd0) : rdata_q;
@@ -99,13 +102,13 @@ module am_soc_rdata #(
   input  wire [31:0] sys_rdata_i,
   output reg  [31:0] rdata_o
 );
+  // the selects exclude each other: an AND-OR, no priority chain, so each
+  // source is two LUT levels from the core (the state RAM's word, through
+  // the unit's selection and a chain here, was the ECP5's critical path)
   always @(*) begin
-    rdata_o = 32'd0;
-    if (sel_ram_i) rdata_o = ram_rdata_i;
-    if (sel_dp_i)  rdata_o = dp_rdata_i;
-    if (sel_au_i)  rdata_o = au_rdata_i;
-    if (sel_urt_i) rdata_o = urt_rdata_i;
-    if (sel_sys_i) rdata_o = sys_rdata_i;
+    rdata_o = ({32{sel_ram_i}} & ram_rdata_i) | ({32{sel_dp_i}} & dp_rdata_i) |
+              ({32{sel_au_i}} & au_rdata_i) | ({32{sel_urt_i}} & urt_rdata_i) |
+              ({32{sel_sys_i}} & sys_rdata_i);
   end
   // (no check: the unit's read data is not 0 outside its reads here)
   wire unused_check_only = ^{clk_i, rst_ni, au_read_i, addr_i, TRACE[0]};
