@@ -150,12 +150,11 @@ demo: deps sim
 test: deps
 	@mkdir -p $(BUILD) && : > $(BUILD)/test.log
 	@$(MAKE) --no-print-directory host-test 2>&1 | tee -a $(BUILD)/test.log
-	@$(MAKE) --no-print-directory link-test 2>&1 | tee -a $(BUILD)/test.log
-	@$(MAKE) --no-print-directory fpga-prebuild-start 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory bench-quick 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory rtl-test lint sim-lint fusesoc-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory sim-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory program-test 2>&1 | tee -a $(BUILD)/test.log
+	@$(MAKE) --no-print-directory link-test 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory fuzz-ci 2>&1 | tee -a $(BUILD)/test.log
 	@$(MAKE) --no-print-directory fpga-test 2>&1 | tee -a $(BUILD)/test.log
 	@scripts/run-suites.sh --total $(BUILD)/test.log

@@ -408,7 +408,7 @@ fpga_report = .venv/bin/python scripts/fpga/fpga_report.py --board $(1) --family
 	  --soc "$($(1)_SOC)" --defines="$($(1)_DEFINES)" --rtl="$($(1)_RTL)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
 	  $(if $(filter ice40,$($(1)_FAMILY)),--pack $(FPGA_BUILD)/$(1)/pack.json --sdf $(FPGA_BUILD)/$(1)/pnr.sdf)
 
-.PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-prebuild-start fpga-prebuild-wait fpga-clean fpga-doc fpga-blocks fpga-seeds \
+.PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-doc fpga-blocks fpga-seeds \
         fpga-cpu-variants fpga-synth-variants board-sim
 # where the logic goes: the board's synthesis with the hierarchy kept
 # (-noflatten), one line per block
@@ -610,24 +610,6 @@ fpga_test_fw = f=$(FPGA_BUILD)/$(1)/$(1).$(3); log=$(FPGA_BUILD)/test-$(1)-fw.lo
 	  elif ! grep -q "needs a new synthesis" $$log; then echo "FAIL: no message for another demo's firmware" >> $$log; \
 	  else echo "PASS $(1) firmware-only rebuild: make $(2)-fw gives the same bitstream; another demo's firmware is refused" >> $$log; fi; \
 	  cp $$f.first $$f; fi
-# make test places the iCEBreaker (its synthesis and place-and-route: the
-# longest step here, one core for minutes) in the background while its
-# mostly single-core test groups run (fpga-prebuild-start, after the link's
-# tests, whose timeouts are wall-clock); fpga-test's iCEBreaker part waits
-# for it (fpga-prebuild-wait: at once when none runs) and then finds that
-# step done. The build's own result is fpga-test's to report: the placement
-# is an ordinary make target.
-FPGA_PRE = $(FPGA_BUILD)/prebuild
-fpga-prebuild-start: deps
-	@mkdir -p $(FPGA_BUILD) && rm -f $(FPGA_PRE).rc $(FPGA_PRE).pid
-	@$(FPGA_MAKE) --no-print-directory BOARD=icebreaker $(FPGA_MANIFEST) $(AM_DEFS_VH) > $(FPGA_PRE).log 2>&1 \
-	  || { tail -5 $(FPGA_PRE).log; echo 1 > $(FPGA_PRE).rc; exit 0; }
-	@( $(FPGA_MAKE) --no-print-directory BOARD=icebreaker $(FPGA_BUILD)/icebreaker/pnr.asc >> $(FPGA_PRE).log 2>&1; \
-	  echo $$? > $(FPGA_PRE).rc ) < /dev/null > /dev/null 2>&1 & echo $$! > $(FPGA_PRE).pid
-	@echo "fpga: placing the iCEBreaker in the background for fpga-test ($(FPGA_PRE).log)"
-fpga-prebuild-wait:
-	@while [ -f $(FPGA_PRE).pid ] && [ ! -f $(FPGA_PRE).rc ] && kill -0 $$(cat $(FPGA_PRE).pid) 2> /dev/null; do sleep 1; done
-
 # iCEBreaker (then its post-synthesis simulation) in parallel with ULX3S (then
 # the board simulations and the HX8K): every board's build (fit, timing at
 # its clock), firmware-only rebuild and simulated console; then that every
@@ -639,8 +621,7 @@ fpga-test: deps
 	@$(FPGA_MAKE) --no-print-directory $(FPGA_AM_RUN) $(PS)/cells_sim.v > $(FPGA_BUILD)/test-prep.log 2>&1 \
 	  || { tail -20 $(FPGA_BUILD)/test-prep.log; echo "fpga: 0 passed, 1 failed"; exit 1; }
 	@s=$$(date +%s); \
-	( $(FPGA_MAKE) --no-print-directory fpga-prebuild-wait; \
-	  $(FPGA_MAKE) --no-print-directory ice40 BOARD=icebreaker > $(FPGA_BUILD)/test-icebreaker.log 2>&1; \
+	( $(FPGA_MAKE) --no-print-directory ice40 BOARD=icebreaker > $(FPGA_BUILD)/test-icebreaker.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-icebreaker.rc; \
 	  $(call fpga_test_fw,icebreaker,ice40,bin); \
 	  $(FPGA_MAKE) --no-print-directory postsynth > $(FPGA_BUILD)/test-postsynth.log 2>&1; \
