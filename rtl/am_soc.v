@@ -232,9 +232,9 @@ module am_soc #(
   wire stack_hit = sel_stk;
 
   // ---- the dispatch table, the devices -----------------------------------------
-  // DISPATCH is written once, like STACK_LIMIT (the table lies in .bss,
-  // below it, where no behavior can store): no behavior can redirect a
-  // dispatch. DEVICES is the firmware's to change at any time.
+  // DISPATCH is written once, like STACK_LIMIT (the table is read-only
+  // data, below that limit, where no behavior can store): no behavior can
+  // redirect a dispatch. DEVICES is the firmware's to change at any time.
   always @(posedge clk_i) begin
     if (!rst_n) begin
       dtab_q   <= {RAW{1'b0}};
