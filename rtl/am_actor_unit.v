@@ -361,18 +361,12 @@ module am_actor_unit #(
     .f_op_o(f_op), .f_value_o(f_value));
 
   // ---------------------------------------------------------------- collector trigger, statistics
-  // what may allocate or free a slot this cycle, before the checks that
-  // decide it (a CREATE or SPAWN write, the collector's pops and pushes, a
-  // FREE): the actor table's ready flags and the collector trigger's
-  // "the free count may change" are computed from these
-  wire t_alloc_may = (w_create && d_open) || w_spawn || g_pop;
-  wire t_free_may  = free_ok || g_stk_we;
   am_unit_gctrig #(.SLOT_W(SLOT_W), .MAX_CREATES(MAX_CREATES), .PERIOD_RESET(GC_PERIOD_RESET)) u_gctrig (
     .clk_i(clk_i), .rst_ni(rst_ni), .wdata_i(mem_wdata_i[15:0]),
     .w_gc_low_i(w_gc_low), .w_gc_period_i(w_gc_period), .period_i(gc_period_q),
     .free_n_i(t_free_n), .free_snap_i(t_free_snap), .live_after_i(gc_live_after),
     .restore_i(d_restore), .snap_i(d_snap),
-    .chg_i(t_alloc_may || t_free_may || d_restore || g_clear),
+    .chg_i((w_create && d_open) || w_spawn || g_pop || free_ok || g_stk_we || d_restore || g_clear),
     .done_i(g_done), .due_o(gc_due), .due_commit_o(gc_due_commit), .en_o(gc_en), .low_o(gc_low_q));
 
   am_unit_stats #(.SLOT_W(SLOT_W), .MAX_CREATES(MAX_CREATES), .STATS(STATS), .CW(CW)) u_stats (
@@ -418,8 +412,8 @@ module am_actor_unit #(
     .st_wdata_i(d_owns ? d_st_wdata : mem_wdata_i),
     .peek_slot_o(peek_slot), .peek_fresh_o(peek_fresh), .peek_ok_o(peek_ok), .ready_o(tbl_ready), .ready_d_o(t_ready_d),
     .alloc_i(create_go || spawn_go || g_pop), .snap_i(d_snap), .restore_i(d_restore),
-    .free_i(free_ok || g_push), .alloc_may_i(t_alloc_may),
-    .free_may_i(t_free_may), .stk_we_i(t_free_may), .free_slot_i(d_gc ? g_push_slot : p_slot_q),
+    .free_i(free_ok || g_push), .alloc_may_i((w_create && d_open) || w_spawn || g_pop),
+    .free_may_i(free_ok || g_stk_we), .stk_we_i(free_ok || g_stk_we), .free_slot_i(d_gc ? g_push_slot : p_slot_q),
     .clear_i(g_clear), .bw_we_i(bw_we), .bw_widx_i(a[SIW-1:0]), .bw_wdata_i(mem_wdata_i),
     .bw_rd_i(bw_rd), .bw_ridx_i(bw_ridx), .bw_rdata_o(bw_rdata),
     .next_o(t_next), .free_o(t_free_n), .free_snap_o(t_free_snap));
