@@ -13,8 +13,10 @@ B=${BUILD:-build}
 W=$B/bench/link
 mkdir -p "$W"
 OUT=$B/bench/link$([ "${QUICK:-0}" = 1 ] && echo -quick).md
-# board MHz: the clocks the boards run at (fpga.mk's <board>_MHZ, icepll's)
-BOARDS="iCEBreaker=24 HX8K=50.25 ULX3S=60"
+# board MHz: the clocks the boards run at with the link (fpga.mk's
+# <board>_MHZ, icepll's; the ULX3S's with LINK=1); LINK_BENCH_BOARDS picks
+# some of them
+BOARDS=${LINK_BENCH_BOARDS:-"iCEBreaker=24 HX8K=50.25 ULX3S=50"}
 BAUDS="115200 3000000"
 NASK=5
 if [ "${QUICK:-0}" = 1 ]; then BOARDS="iCEBreaker=24"; BAUDS="3000000"; NASK=2; fi
