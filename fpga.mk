@@ -103,7 +103,7 @@ icebreaker_FAMILY     := ice40
 icebreaker_TOP        := am_icebreaker
 icebreaker_DEV        := --up5k --package sg48
 icebreaker_PINS       := constraints/icebreaker.pcf
-icebreaker_MHZ        ?= 24
+icebreaker_MHZ        ?= $(if $(filter 1,$(LINK)),21,24)
 # abc9 maps the UP5K with its own delays (-device u: ~55 LCs fewer than hx's)
 # and sees the flip-flops (-dff: ~25 LCs fewer, a faster placement; the
 # post-synthesis simulation runs this netlist)
@@ -122,6 +122,20 @@ icebreaker_RTL        := boards/am_ram_ice40.v $(RTL_DSP_IN)
 icebreaker_RTL_OUT    := am_ram.v $(RTL_DSP_OUT)
 icebreaker_FW         := subset
 icebreaker_PROG       := iceprog
+# LINK=1: the host link on. Its 8 KiB of block RAM (the RAM the bitstream
+# initializes; the SPRAM above it comes up empty) cannot hold the actor
+# kernel and the link's code together, so it boots the resident loader
+# (firmware/fw_link.c, FW_LOADER; firmware/fw.mk), which serves the link
+# until `make load BOARD=icebreaker` sends a program's image -- up to 28 KiB,
+# with the link, run from block RAM and SPRAM (docs/link.md).
+# The link's logic lengthens the paths at the limit (at seed 1: 22.27 MHz at
+# a 24 MHz constraint), so it runs at 21 MHz. LINK_CFG is set on the SoC
+# (icebreaker_CHPARAM), not on the board's top: the top stays the text the
+# build without the link synthesizes, whose placement meets 24 MHz.
+ifeq ($(LINK),1)
+icebreaker_CHPARAM    := chparam -set LINK_CFG 1 am_board_soc;
+icebreaker_FW         := loader
+endif
 
 hx8k_FAMILY           := ice40
 hx8k_TOP              := am_hx8k
@@ -256,7 +270,8 @@ $(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/
 	if [ $$n -gt $$max ]; then echo "fpga: $* firmware image is $$n words, block RAM holds $$max: choose a smaller program"; rm -f $@; exit 1; fi
 
 # the image a board runs
-fpga_fw = $(if $(filter full,$($(1)_FW)),$(BUILD)/programs/$(FPGA_KEY)/fw/fw.hex,$(FPGA_BUILD)/$(1)/fw.hex)
+fpga_fw = $(if $(filter full,$($(1)_FW)),$(BUILD)/programs/$(FPGA_KEY)/fw/fw.hex,$(if \
+            $(filter loader,$($(1)_FW)),$(BUILD)/loader/$(call fpga_arch,$(1))/loader.hex,$(FPGA_BUILD)/$(1)/fw.hex))
 
 # ---- placeholder RAM image ----------------------------------------------------------
 # ram.words: the RAM layout the placeholder was made for (rewritten only when
@@ -283,7 +298,7 @@ fpga_board_rtl = $(filter-out $(addprefix $(2)/,$($(1)_RTL_OUT)),$(call fpga_soc
                  $(addprefix $(2)/,$($(1)_RTL))
 fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog -I$(AM_GEN) $($(1)_DEFINES) \
 	  $(FPGA_RTL)/boards/$($(1)_TOP).v $(call fpga_board_rtl,$(1),$(FPGA_RTL)) $(PICORV32_V); \
-	  chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); $(FPGA_PRE_SYNTH) \
+	  $($(1)_CHPARAM) chparam $(call fpga_chparams,$(1),$(2)) $($(1)_TOP); $(FPGA_PRE_SYNTH) \
 	  synth_$($(1)_FAMILY) $($(1)_SYNTH) $(6) $(if $(filter 1,$(FPGA_ABC9)),-abc9) -top $($(1)_TOP); \
 	  select -clear; delete t:\$$scopeinfo; $(if $(3),write_json $(3);) \
 	  tee -q -o $(FPGA_BUILD)/$(1)/$(5).stat stat; $(4)" > /dev/null
@@ -293,7 +308,7 @@ fpga_yosys = $(FPGA_YOSYS) -q -l $(FPGA_BUILD)/$(1)/$(5).log -p "read_verilog -I
 # so e.g. another <board>_SYNTH on the command line synthesizes again
 $(FPGA_BUILD)/%/synth.cfg: FORCE
 	@mkdir -p $(dir $@)
-	@echo "$(FPGA_YOSYS) | $(FPGA_RTL) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_DEFINES) | $($*_RTL) - $($*_RTL_OUT)" > $@.tmp; \
+	@echo "$(FPGA_YOSYS) | $(FPGA_RTL) | $($*_TOP) | $($*_SYNTH) | abc9=$(FPGA_ABC9) | $(FPGA_PRE_SYNTH) | $($*_SOC) | $($*_CHPARAM) | $($*_DEFINES) | $($*_RTL) - $($*_RTL_OUT)" > $@.tmp; \
 	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(FPGA_BUILD)/%/synth.json: $(FPGA_BUILD)/%/clock $(FPGA_BUILD)/%/boot.id $(FPGA_BUILD)/%/ram_rand.hex \

@@ -39,6 +39,21 @@ define am_program_lib
 	@ar rcs $(1)/libprog.a $(1)/*.o
 endef
 
+# $(call am_program_fw,FOLDER,OUT-DIR,ARCH): a folder's firmware image
+# (the target, OUT-DIR/fw.hex; its first prerequisite is the manifest) for
+# -march=ARCH
+define am_program_fw
+	@mkdir -p $(2)
+	@$(AM_PROGRAM_PY) link $(1) $(FW_RAM) $(FW_STACK_MIN) -- \
+	  $(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$(3),$(FW_CFLAGS)) -I$(1) -nostdlib -nostartfiles \
+	  -T firmware/link.ld -Wl,--defsym=RAM_SIZE=$(FW_RAM) -Wl,--defsym=STACK_MIN=$(FW_STACK_MIN) \
+	  -Wl,--defsym=LINK_AREA=$(FW_LINK_AREA) -Wl,--defsym=LOAD_MAX=$(FW_LOAD_MAX) \
+	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(2)/fw.map \
+	  $(FW_SRC) $(wildcard $(1)/*.c) -lgcc -o $(2)/fw.elf
+	@$(RV_PREFIX)objcopy -O binary $(2)/fw.elf $(2)/fw.bin
+	@printf '%s ' "$(1):"; $(AM_PROGRAM_PY) image $< $(2)/fw.bin $(2)/fw.hex $(1)
+endef
+
 # $(call am_progsets_c,OUT,KEYS): the list of sets a runner is linked with
 am_progsets_c = mkdir -p $(dir $(1)) && { echo '\#include "am_progset.h"'; \
 	for k in $(foreach k,$(2),$(call am_sym,$(k))); do echo "extern const am_progset $$k;"; done; \
@@ -63,15 +78,14 @@ $(BUILD)/programs/$(2)/host-san/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $
 
 $(BUILD)/programs/$(2)/fw/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
     $(wildcard $(1)/*.h) $(FW_SRC) $(FW_HDR) firmware/link.ld $(FW_CFG) | deps
-	@mkdir -p $$(@D)
-	@$(AM_PROGRAM_PY) link $(1) $(FW_RAM) $(FW_STACK_MIN) -- \
-	  $(RV_PREFIX)gcc $(FW_CFLAGS) -I$(1) -nostdlib -nostartfiles -T firmware/link.ld \
-	  -Wl,--defsym=RAM_SIZE=$(FW_RAM) -Wl,--defsym=STACK_MIN=$(FW_STACK_MIN) \
-	  -Wl,--defsym=LINK_AREA=$(FW_LINK_AREA) -Wl,--defsym=LOAD_MAX=$(FW_LOAD_MAX) \
-	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$$(@D)/fw.map \
-	  $(FW_SRC) $(wildcard $(1)/*.c) -lgcc -o $$(@D)/fw.elf
-	@$(RV_PREFIX)objcopy -O binary $$(@D)/fw.elf $$(@D)/fw.bin
-	@printf '%s ' "$(1):"; $(AM_PROGRAM_PY) image $$< $$(@D)/fw.bin $$@ $(1)
+	$$(call am_program_fw,$(1),$$(@D),$(FW_ARCH))
+
+# the same image for another core, fw-ARCH/fw.hex (-march=ARCH): what
+# make load sends to a board whose core is not the simulation's (the
+# iCEBreaker's rv32i)
+$(BUILD)/programs/$(2)/fw-%/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
+    $(wildcard $(1)/*.h) $(FW_SRC) $(FW_HDR) firmware/link.ld $(FW_CFG) | deps
+	$$(call am_program_fw,$(1),$$(@D),$$*)
 
 $(BUILD)/programs/$(2)/progsets.c: FORCE
 	@$$(call am_progsets_c,$$@,$(2))
@@ -121,22 +135,24 @@ endif
 
 # ---- make load BOARD=... PROGRAM=DIR NAME=NAME [LOAD_PORT=DEV]: program NAME
 # of folder DIR into a running board over the host link (docs/link.md,
-# "Loading"): the folder's image with NAME as its boot program, sent with
-# am-link load; no synthesis, no place-and-route. The board runs a
-# bitstream built with the link (make ecp5 BOARD=ulx3s LINK=1).
+# "Loading"): the folder's image with NAME as its boot program, for the
+# board's core, sent with am-link load; no synthesis, no place-and-route.
+# The board runs a bitstream built with the link (make ecp5 BOARD=ulx3s
+# LINK=1; make ice40 BOARD=icebreaker LINK=1, which boots the resident
+# loader).
 LOAD_PORT ?= $(or $(AM_LINK_PORT),/dev/ttyUSB0)
+LOAD_FW    = $(PROGRAM_BUILD)/$(if $(filter icebreaker,$(BOARD)),fw-rv32i,fw)
 .PHONY: load
 load: program-check deps
 	@case "$(BOARD)" in \
-	  ulx3s) ;; \
+	  ulx3s|icebreaker) ;; \
 	  hx8k) echo "make load: the HX8K's 8 KiB of RAM hold one image, and no room for the link's code: its firmware has no link (docs/link.md); make ice40-fw BOARD=hx8k PROGRAM=$(PROGRAM) NAME=$(NAME) swaps the program in without place-and-route"; exit 2;; \
-	  icebreaker) echo "make load: the iCEBreaker's image with the link does not fit its 8 KiB of block RAM yet (docs/link.md, \"On a board\"); make ice40-fw BOARD=icebreaker PROGRAM=$(PROGRAM) NAME=$(NAME) swaps the program in"; exit 2;; \
-	  *) echo "make load: BOARD=ulx3s (or icebreaker, hx8k: docs/link.md)"; exit 2;; esac
-	@$(MAKE) --no-print-directory $(PROGRAM_BUILD)/fw/fw.hex $(BUILD)/host/am-link
-	@cp $(PROGRAM_BUILD)/fw/fw.bin $(PROGRAM_BUILD)/fw/load-$(NAME).bin
-	@$(AM_PROGRAM_PY) image $(PROGRAM_BUILD)/manifest.txt $(PROGRAM_BUILD)/fw/load-$(NAME).bin \
-	  $(PROGRAM_BUILD)/fw/load-$(NAME).hex $(PROGRAM_DIR) $(NAME)
-	$(BUILD)/host/am-link --port $(LOAD_PORT) load $(PROGRAM_BUILD)/fw/load-$(NAME).hex
+	  *) echo "make load: BOARD=ulx3s or icebreaker (hx8k: docs/link.md)"; exit 2;; esac
+	@$(MAKE) --no-print-directory $(LOAD_FW)/fw.hex $(BUILD)/host/am-link
+	@cp $(LOAD_FW)/fw.bin $(LOAD_FW)/load-$(NAME).bin
+	@$(AM_PROGRAM_PY) image $(PROGRAM_BUILD)/manifest.txt $(LOAD_FW)/load-$(NAME).bin \
+	  $(LOAD_FW)/load-$(NAME).hex $(PROGRAM_DIR) $(NAME)
+	$(BUILD)/host/am-link --port $(LOAD_PORT) load $(LOAD_FW)/load-$(NAME).hex
 
 .PHONY: run sim-run program-check
 program-check:

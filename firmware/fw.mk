@@ -20,3 +20,22 @@ FW_CFLAGS := -march=$(FW_ARCH) -mabi=ilp32 -O2 -flto -g -std=c11 -Wall -Wextra -
              -Iinclude -Ilib -Ifirmware
 FW_SRC    := firmware/crt0.S $(wildcard firmware/*.c) $(wildcard lib/*.c)
 FW_HDR    := include/am.h include/am_iface.h include/am_iface.def $(wildcard firmware/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def)
+
+# The resident loader (firmware/fw_link.c, FW_LOADER): an image of its own,
+# for a board whose boot RAM holds the link's code but not the actor kernel
+# beside it (the iCEBreaker). It serves the link until a good image arrives
+# and reboots into it. $(BUILD)/loader/ARCH/loader.hex, for -march=ARCH
+# (rv32im: the simulator's core, am-sim --loader; rv32i: the iCEBreaker's),
+# -Os, the 64 KiB RAM map of the simulation and the iCEBreaker.
+FW_LOADER_SRC := firmware/crt0.S firmware/fw_link.c firmware/fw_libc.c lib/am_link_service.c \
+                 lib/am_link_wire.c
+$(BUILD)/loader/%/loader.hex: $(FW_LOADER_SRC) $(FW_HDR) firmware/link.ld scripts/am_program.py | deps
+	@mkdir -p $(@D)
+	$(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$*,$(subst -O2,-Os,$(FW_CFLAGS))) -DFW_LINK=1 -DFW_LOADER=1 \
+	  -nostdlib -nostartfiles -T firmware/link.ld -Wl,-u,memset -Wl,-u,memcpy \
+	  -Wl,--defsym=RAM_SIZE=$(FW_RAM) -Wl,--defsym=STACK_MIN=1024 \
+	  -Wl,--defsym=LINK_AREA=$(FW_LINK_AREA) -Wl,--defsym=LOAD_MAX=$(FW_LOAD_MAX) \
+	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(@D)/loader.map \
+	  $(FW_LOADER_SRC) -lgcc -o $(@D)/loader.elf
+	@$(RV_PREFIX)objcopy -O binary $(@D)/loader.elf $(@D)/loader.bin
+	@$(AM_PROGRAM_PY) loader $(@D)/loader.bin $@

@@ -205,4 +205,75 @@ void fw_link_init(void)
     SYS(SYS_DEVICES) = SYS_DEVICES_RX;
 }
 
+/* ---- the resident loader (FW_LOADER) ----------------------------------------
+ * An image of its own for a board whose boot RAM cannot hold the actor
+ * kernel and the link's code together (the iCEBreaker's 8 KiB of block RAM
+ * that the bitstream initializes; the rest of its RAM is SPRAM, which comes
+ * up empty). No program runs: the service answers HELLO, SYNC, STATS and
+ * EXPORTS (none), takes LOAD and START as the running firmware does, and
+ * refuses SEND and ASK with UNSUPPORTED -- and it says so, in one CONSOLE
+ * frame at boot and again after each refusal ("loader: no program ..."),
+ * until a good image arrives; then the machine reboots into that image,
+ * which has the link. crt0.S's power-on path calls fw_main; a restart
+ * (fw_trap) starts the loader again. */
+#if FW_LOADER
+static am_ref op_none_exported(void *user, uint32_t name)
+{
+    (void)user; (void)name;
+    return AM_NIL;
+}
+
+static void op_none_counters(void *user, am_word *out)
+{
+    (void)user;
+    for (uint32_t i = 0; i + 1 < AM_LINK_NMACHINE_STATS; i++) out[i] = 0;
+    out[AM_LINK_NMACHINE_STATS - 1] = (UART(UART_RXFIFO) & UART_RXFIFO_LOST) >> 16;   /* FIFO_LOST */
+}
+
+/* no inject: SEND and ASK are UNSUPPORTED (lib/am_link_service.h) */
+static const am_link_ops ops_loader = { op_put, 0, 0, op_none_exported, op_none_counters,
+                                        op_load, op_start, 0 };
+/* the simulator (SYS.LINK.STOP): SHUTDOWN ends the run */
+static const am_link_ops ops_loader_stop = { op_put, 0, 0, op_none_exported, op_none_counters,
+                                             op_load, op_start, op_shutdown };
+
+/* the loader's word to the host: a CONSOLE frame, as a program's console
+ * output would be */
+static void say_waiting(void)
+{
+    static const char text[] = "loader: no program; waiting for an image (am-link load, make load)\n";
+    uint8_t f[AM_LINK_HDR + sizeof text + AM_LINK_CRC];
+    uint32_t n = sizeof text - 1;
+    for (uint32_t i = 0; i < n; i++) f[AM_LINK_HDR + i] = (uint8_t)text[i];
+    am_link_emit(f, AM_LINK_CONSOLE, 0, n, op_put, 0);
+}
+
+void fw_main(void)
+{
+    uint32_t cfg = SYS(SYS_LINK);
+    if (cfg & SYS_LINK_DIV) UART(UART_DIV) = (cfg & SYS_LINK_DIV) >> SYS_LINK_DIV_LSB;
+    LS->reboot = LS->stop = 0;
+    am_link_svc_init(&LS->svc, (cfg & SYS_LINK_STOP) ? &ops_loader_stop : &ops_loader, 0);
+    say_waiting();
+    for (;;) {
+        uint32_t b = UART(UART_RXDATA);
+        if (!(b & 0x100u)) continue;
+        uint32_t refused = LS->svc.stats[AM_LINK_S_E_UNSUPPORTED];
+        am_link_svc_byte(&LS->svc, (uint8_t)b);
+        if (LS->reboot) reboot_into_image(LS->reboot);
+        if (LS->stop) {
+            tx_drain();
+            for (;;) SYS(SYS_HALT) = FW_HALT_STOPPED;
+        }
+        if (LS->svc.stats[AM_LINK_S_E_UNSUPPORTED] != refused) say_waiting();
+    }
+}
+
+void fw_trap(uint32_t why, uint32_t pc)
+{
+    (void)why; (void)pc;
+    fw_main();
+}
+#endif /* FW_LOADER */
+
 #endif /* FW_LINK */

@@ -108,6 +108,13 @@ static int failed(am_link *l, int r, const char *what, uint32_t name, uint32_t p
         fprintf(stderr, "am-link: name %u is not exported (am-link exports lists the exported actors)\n",
                 (unsigned)name);
         break;
+    case AM_LINK_E_UNSUPPORTED:
+        if (!strcmp(what, "send") || !strcmp(what, "ask"))
+            fprintf(stderr, "am-link: the machine runs no program: its loader waits for an image "
+                            "(am-link load FILE, make load)\n");
+        else
+            fprintf(stderr, "am-link: %s: %s\n", what, am_link_strerror(r));
+        break;
     case AM_LINK_E_BUSY:
         fprintf(stderr, "am-link: the machine is busy: its event queue is full; try again\n");
         break;

@@ -48,6 +48,7 @@ static void refuse(am_link_svc *s, uint32_t seq, uint32_t code, uint32_t detail)
 static int deliver(am_link_svc *s, uint32_t type, uint32_t seq, const uint8_t *p, uint32_t len)
 {
     uint32_t max = type == AM_LINK_ASK ? AM_MAX_MSG_WORDS - 1 : AM_MAX_MSG_WORDS;
+    if (!s->ops->inject) return AM_LINK_E_UNSUPPORTED;   /* no program runs (the loader) */
     if (len < 4 || len % 4 != 0 || (len - 4) / 4 > max) return AM_LINK_E_BAD_LENGTH;
     uint32_t name = am_link_get32(p), n = 0;
     am_ref to = name < AM_EXPORT_MAX ? s->ops->exported(s->user, name) : AM_NIL;

@@ -24,7 +24,9 @@ typedef struct am_link_ops {
     am_link_put_fn put;
     /* append the event [w0..w(n-1)] for actor `to` (1 <= n <= 8): OK, BUSY
      * (the queue is full), NOT_EXPORTED (`to` is not a live actor),
-     * BAD_LENGTH (more words than the machine's messages hold) */
+     * BAD_LENGTH (more words than the machine's messages hold). NULL: no
+     * program runs (the resident loader): SEND and ASK are UNSUPPORTED,
+     * and spawn_proxy is never called */
     int (*inject)(void *user, am_ref to, uint32_t n, const am_word *w);
     /* make an ask's proxy live: behavior AM_BEH_ASK, state [0, seq], NOT a
      * root of the collector (spawn, then unpin): OK or BUSY (no free slot) */

@@ -27,6 +27,9 @@ docs/programs.md. The build (program.mk) calls:
       BIN back and HEX (one 32-bit
       little-endian word per line, for $readmemh); prints the image's size
       and stack budget.
+  am_program.py loader BIN HEX
+      the same for the resident loader's image (firmware/fw_link.c,
+      FW_LOADER): its size and CRC-32, no behaviors.
   am_program.py srchash DIR
       prints the hash of the sources an image of DIR is built from (the
       folder's .c/.h/.def, lib/, include/am.h): the image header and the
@@ -258,6 +261,27 @@ def image(mpath, binp, hexp, name, folder):
                                              stack_min, ram, len(behs), w[4]))
 
 
+def loader(binp, hexp):
+    """The resident loader's image (firmware/fw_link.c, FW_LOADER): a header
+    with its size and CRC-32, and no behaviors (0 behaviors, table hash 0)."""
+    data = bytearray(open(binp, "rb").read())
+    data += b"\0" * (-len(data) % 4)
+    if len(data) < 4 * HDR_WORDS:
+        raise Fail("%s: too short for an image header" % binp)
+    w = list(struct.unpack_from("<%dI" % HDR_WORDS, data))
+    if w[1] != MAGIC or w[2] != len(data):
+        raise Fail("%s: no image header, or its size disagrees (firmware/crt0.S)" % binp)
+    w[3] = w[4] = w[5] = w[6] = w[HDR_SRC_HASH] = 0
+    struct.pack_into("<%dI" % HDR_WORDS, data, 0, *w)
+    struct.pack_into("<I", data, 12, zlib.crc32(bytes(data)) & 0xffffffff)
+    open(binp, "wb").write(data)
+    with open(hexp + ".tmp", "w") as f:
+        for i in range(0, len(data), 4):
+            f.write("%08x\n" % struct.unpack_from("<I", data, i)[0])
+    os.replace(hexp + ".tmp", hexp)
+    print("loader: %d bytes image (the boot RAM must hold them)" % len(data))
+
+
 def subset(mpath, am_run, name, out, opts):
     behs, progs = read_manifest(mpath)
     boot = boot_of(behs, progs, name)
@@ -296,6 +320,8 @@ def main(argv):
             return link(argv[1], argv[2], argv[3], argv[5:])
         elif len(argv) in (5, 6) and argv[0] == "image":
             image(argv[1], argv[2], argv[3], argv[5] if len(argv) == 6 else None, argv[4])
+        elif len(argv) == 3 and argv[0] == "loader":
+            loader(argv[1], argv[2])
         elif len(argv) == 2 and argv[0] == "srchash":
             print("0x%08x" % src_hash(argv[1]))
         elif len(argv) >= 5 and argv[0] == "subset":

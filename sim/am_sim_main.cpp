@@ -93,6 +93,10 @@ void usage(FILE *f)
         "                     for the host when idle and runs until am-link shutdown,\n"
         "                     SIGINT or SIGTERM; lockstep goes on (injections, programs\n"
         "                     loaded over the link)\n"
+        "  --loader FILE      with --link: boot the resident loader's image FILE\n"
+        "                     (build/loader/rv32im/loader.hex) instead of a program: no\n"
+        "                     program runs until am-link load sends one; lockstep starts\n"
+        "                     with it (PROGRAM may be left out)\n"
         "  --link-div N       cycles per bit on the link (default 208: the iCEBreaker's\n"
         "                     24 MHz at 115,200 baud; 8: 3 Mbaud at 24 MHz)\n"
         "  --quiet            no console echo, only the summary\n"
@@ -180,6 +184,14 @@ bool load_image(const char *path, const am_progset *set, uint32_t ram_words,
         std::fprintf(stderr, "am-sim: %s: CRC-32 %08x, the header says %08x: a damaged image\n",
                      path, (unsigned)crc, (unsigned)w[HDR_CRC]);
         return false;
+    }
+    if (!set) {   // the resident loader (--loader): no program of its own
+        if (w[HDR_NBEH] != 0) {
+            std::fprintf(stderr, "am-sim: %s: an image with %u behaviors, not the loader (its "
+                         "image has none: build/loader/rv32im/loader.hex)\n", path, (unsigned)w[HDR_NBEH]);
+            return false;
+        }
+        return true;
     }
     uint32_t hash = am_behavior_table_hash(set->behaviors, set->nbehaviors);
     if (w[HDR_HASH] != hash || w[HDR_NBEH] != set->nbehaviors) {
@@ -313,6 +325,7 @@ int main(int argc, char **argv)
     bool gc_set = false;
     const char *name = nullptr, *trace_out_path = nullptr, *fst_path = nullptr;
     const char *image_path = nullptr, *profile_path = nullptr, *link_path = nullptr;
+    const char *loader_path = nullptr;
     uint64_t link_div = 208;
     bool max_set = false;
     bool quiet = false, list_behaviors = false;
@@ -350,6 +363,7 @@ int main(int argc, char **argv)
         else if (a == "--fst") fst_path = need("--fst");
         else if (a == "--profile") profile_path = need("--profile");
         else if (a == "--link") link_path = need("--link");
+        else if (a == "--loader") loader_path = need("--loader");
         else if (const NumOpt *o = find_opt(a)) {
             if (!parse_num(*o, need(o->name))) return 2;
             if (o->dst == &gc_low || o->dst == &gc_period) gc_set = true;
@@ -362,6 +376,18 @@ int main(int argc, char **argv)
         } else if (!name) name = argv[i];
         else { std::fprintf(stderr, "am-sim: one program at a time\n"); return 2; }
     }
+    if (loader_path && !link_path) {
+        std::fprintf(stderr, "am-sim: --loader needs --link (the loader serves the link)\n");
+        return 2;
+    }
+    if (loader_path && image_path) {
+        std::fprintf(stderr, "am-sim: --loader and --image: one image boots\n");
+        return 2;
+    }
+    // With the loader no program runs until one is loaded; the reference
+    // runtime then starts afresh with that image's program set. Until then
+    // it waits with the first program's set (or NAME's), unused.
+    if (!name && loader_path && am_progsets[0]) name = am_progsets[0]->programs[0].name;
     if (!name) { usage(stderr); return 2; }
     const am_progset *set = nullptr;
     const am_program *prog = am_program_find(name, &set);
@@ -462,7 +488,14 @@ int main(int argc, char **argv)
     auto &ram = top->rootp->am_soc__DOT__ram__DOT__mem_q;
     const uint32_t ram_words = sizeof ram.m_storage / sizeof ram.m_storage[0];
     std::vector<uint32_t> image;
-    if (!load_image(image_path ? image_path : set->image, set, ram_words, &image)) return 2;
+    if (!load_image(loader_path ? loader_path : image_path ? image_path : set->image,
+                    loader_path ? nullptr : set, ram_words, &image))
+        return 2;
+    // the loader's time: no program, nothing to compare, until an image loaded over the link runs
+    bool in_loader = loader_path != nullptr;
+    if (in_loader)
+        std::fprintf(stderr, "am-sim: the resident loader %s runs: no program until am-link load\n",
+                     loader_path);
     for (uint32_t i = 0; i < ram_words; i++) ram.m_storage[i] = i < image.size() ? image[i] : 0;
 
     top->boot_beh_i = prog->boot;
@@ -502,7 +535,8 @@ int main(int argc, char **argv)
 
         // Sample the combinational outputs before the rising edge.
         if (top->con_strobe_o) {
-            cosim_uart_byte(cs, top->con_byte_o);
+            if (in_loader) link.ready = true;   // its divider is set: it has spoken
+            else cosim_uart_byte(cs, top->con_byte_o);
             if (link.on) {
                 link.tx(top->con_byte_o, cycle);
             } else if (!quiet) {
@@ -539,6 +573,7 @@ int main(int argc, char **argv)
                          (unsigned)w[HDR_BYTES], ns->folder, prog_name.c_str());
             cosim_txn_clear(&txn);
             in_txn = false;
+            in_loader = false;
             report.clear();
         }
         if (top->report_strobe_o) report.push_back(top->report_word_o);
@@ -552,7 +587,11 @@ int main(int argc, char **argv)
         if (top->dbg_dp_wait_o && !dp_waiting && in_txn && t_entry && !t_cwr) t_cwr = cycle;
         dp_waiting = top->dbg_dp_wait_o && !top->dbg_dp_done_o;
         if (top->dbg_dp_done_o && in_txn && !t_entry) t_entry = cycle + 1;
-        if (top->trace_valid_o) {
+        if (top->trace_valid_o && in_loader) {
+            std::fprintf(stderr, "am-sim: the loader used the actor unit (trace kind %u): it has "
+                         "no program\n", (unsigned)top->trace_kind_o);
+            diverged = true;
+        } else if (top->trace_valid_o) {
             unsigned kind = top->trace_kind_o;
             link.quiet = 0;
             link.ready = true;
@@ -678,6 +717,8 @@ int main(int argc, char **argv)
     } else if (link_failed) {
         std::fprintf(stderr, "am-sim: --link %s: the pseudo-terminal failed\n", link_path);
         rc = 3;
+    } else if (stopped && in_loader) {
+        std::fprintf(stderr, "am-sim: stopped in the loader: no image was loaded\n");
     } else if (stopped) {
         // the host's SHUTDOWN (or a signal): events may still be queued
         if (cosim_finish_stopped(cs) != 0) rc = 1;
@@ -725,7 +766,7 @@ int main(int argc, char **argv)
         }
         std::printf("[%s] simulation: %llu cycles in %.2f s = %.2f M cycles/s\n", name,
                     (unsigned long long)cycle, secs, secs > 0 ? cycle / secs / 1e6 : 0.0);
-    } else if (rc == 0 && !(stopped && g_stop)) {
+    } else if (rc == 0 && !(stopped && (g_stop || in_loader))) {
         std::fprintf(stderr, "am-sim: %s: no end-of-run report from the firmware\n", name);
         rc = 3;
     }

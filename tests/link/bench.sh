@@ -16,10 +16,10 @@ OUT=$B/bench/link$([ "${QUICK:-0}" = 1 ] && echo -quick).md
 # board MHz: the clocks the boards run at with the link (fpga.mk's
 # <board>_MHZ, icepll's; the ULX3S's with LINK=1); LINK_BENCH_BOARDS picks
 # some of them
-BOARDS=${LINK_BENCH_BOARDS:-"iCEBreaker=24 HX8K=50.25 ULX3S=50"}
+BOARDS=${LINK_BENCH_BOARDS:-"iCEBreaker=21 HX8K=50.25 ULX3S=50"}
 BAUDS="115200 3000000"
 NASK=5
-if [ "${QUICK:-0}" = 1 ]; then BOARDS="iCEBreaker=24"; BAUDS="3000000"; NASK=2; fi
+if [ "${QUICK:-0}" = 1 ]; then BOARDS="iCEBreaker=21"; BAUDS="3000000"; NASK=2; fi
 fail=0
 port=$W/port
 printf '| board | clock | baud | cycles a bit | ask round trip (cycles) | µs | messages in / s |\n' > "$OUT"

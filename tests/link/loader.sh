@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# tests/link/loader.sh — the resident loader (firmware/fw_link.c, FW_LOADER:
+# what an iCEBreaker built with LINK=1 boots) on the simulated SoC, am-sim
+# --link --loader: no program runs and the service says so (SEND and ASK
+# refused, nothing exported, a console line), an image too big is refused
+# and the loader stays, `make load BOARD=icebreaker` sends a good image
+# (rv32i, as for the board), which runs and is served in lockstep, then
+# SHUTDOWN. Every
+# command is bounded by a timeout. Prints "link-loader: N passed, N failed".
+set -uo pipefail
+B=${BUILD:-build}
+LINK=$B/host/am-link
+SIM=$B/sim/am-sim
+W=$(realpath -m "$B/link-test/loader")
+rm -rf "$W" && mkdir -p "$W"
+pass=0; fail=0
+ok()  { echo "ok   link-loader: $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL link-loader: $1: $2"; fail=$((fail + 1)); }
+T() { timeout "${TMO:-30}" "$@"; }
+SIMPID=
+cleanup() { [ -n "$SIMPID" ] && kill "$SIMPID" 2>/dev/null; }
+trap cleanup EXIT
+
+expect() {
+  local name=$1 rc=$2 pat=$3; shift 3
+  out=$(T "$@" 2>&1); r=$?
+  if [ $r -eq "$rc" ] && grep -qE -- "$pat" <<< "$out"; then ok "$name"
+  else bad "$name" "exit $r, expected $rc and /$pat/: $(head -c 300 <<< "$out")"; fi
+}
+
+P=$W/port
+timeout 600 "$SIM" --link "$P" --link-div 4 --loader "$B/loader/rv32im/loader.hex" > "$W/target.log" 2>&1 &
+SIMPID=$!
+for i in $(seq 100); do [ -e "$P" ] && break; sleep 0.1; done
+
+expect "the loader answers STATS" 0 "^RX_FRAMES +[0-9]+$" $LINK --port "$P" stats
+# refused, and the loader's console line after it (printed by that am-link,
+# or left for the next one)
+out=$( { T $LINK --port "$P" send 0 1 2; echo "rc=$?"; T $LINK --port "$P" monitor 1; } 2>&1)
+if grep -qx "am-link: the machine runs no program: its loader waits for an image (am-link load FILE, make load)" \
+     <<< "$out" && grep -qx "rc=1" <<< "$out"; then ok "no program: a send is refused"
+else bad "no program: a send is refused" "$(head -c 300 <<< "$out")"; fi
+if grep -q "^loader: no program; waiting for an image" <<< "$out"; then ok "the loader says so on the console"
+else bad "the loader says so on the console" "$(head -c 300 <<< "$out")"; fi
+
+IMG=$B/programs/tests/link/prog/fw/fw.hex
+expect "no program: an ask is refused" 1 "^am-link: the machine runs no program" $LINK --port "$P" ask 0 1
+expect "nothing exported" 0 "^\(nothing exported\)$" $LINK --port "$P" exports
+# an image whose header claims more than the load buffer holds: refused at
+# its first chunk (a CRC mismatch is refused the same way, after the last:
+# tests/link/cli.sh, test_link.c)
+python3 - "$IMG" "$W/huge.hex" <<'EOF2'
+import sys
+w = open(sys.argv[1]).read().split()
+w[2] = "%08x" % 0x100000
+open(sys.argv[2], "w").write("\n".join(w) + "\n")
+EOF2
+expect "an image too big for the machine is refused" 1 "^am-link: image .*huge.hex is too big for the machine" \
+  $LINK --port "$P" load "$W/huge.hex"
+expect "... and the loader stays" 1 "^am-link: the machine runs no program" $LINK --port "$P" send 0 1
+# as on an iCEBreaker: make load builds the folder's image for its core
+# (rv32i), with link-echo to boot, and sends it
+TMO=180 expect "make load BOARD=icebreaker: a good image runs" 0 "^loaded .*load-link-echo.hex \([0-9]+ bytes\): the machine runs it$" \
+  make --no-print-directory -s load BOARD=icebreaker PROGRAM=tests/link/prog NAME=link-echo BUILD="$B" LOAD_PORT="$P"
+expect "the loaded program exports its actors" 0 "^2 0x[0-9a-f]{8}$" $LINK --port "$P" exports
+expect "and answers an ask" 0 "^7 8 9$" $LINK --port "$P" ask 0 7 8 9
+expect "shutdown" 0 "^the target stops$" $LINK --port "$P" shutdown
+for i in $(seq 100); do kill -0 "$SIMPID" 2>/dev/null || break; sleep 0.1; done
+if wait "$SIMPID"; then ok "the simulator exited 0"; else bad "the simulator exited 0" "$(tail -5 "$W/target.log")"; fi
+SIMPID=
+if grep -q "1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$" "$W/target.log"; then
+  ok "the loaded program ran in lockstep, 0 divergences"
+else bad "the loaded program ran in lockstep, 0 divergences" "$(tail -5 "$W/target.log")"; fi
+
+echo "link-loader: $pass passed, $fail failed"
+[ $fail -eq 0 ]
