@@ -629,9 +629,10 @@ fpga_test_fw = f=$(FPGA_BUILD)/$(1)/$(1).$(3); log=$(FPGA_BUILD)/test-$(1)-fw.lo
 	  elif ! grep -q "needs a new synthesis" $$log; then echo "FAIL: no message for another demo's firmware" >> $$log; \
 	  else echo "PASS $(1) firmware-only rebuild: make $(2)-fw gives the same bitstream; another demo's firmware is refused" >> $$log; fi; \
 	  cp $$f.first $$f; fi
-# iCEBreaker (then its post-synthesis simulation, then the HX8K's board
-# simulation once the HX8K's build is done: they share its firmware) in
-# parallel with ULX3S (then the HX8K, then the ULX3S's board simulations):
+# iCEBreaker (then its post-synthesis simulation, then the ULX3S's board
+# simulations once the ULX3S's firmware-only rebuild is done: they share its
+# files) in parallel with ULX3S (then the HX8K, then its board simulation),
+# two chains of about the same length:
 # every board's build (fit, timing at its clock), firmware-only rebuild and
 # simulated console; then that every
 # fpga-synth-variants cut still applies to the RTL, and the DSP path analysis
@@ -641,24 +642,24 @@ fpga-test: deps
 	@mkdir -p $(FPGA_BUILD)
 	@$(FPGA_MAKE) --no-print-directory $(FPGA_AM_RUN) $(PS)/cells_sim.v > $(FPGA_BUILD)/test-prep.log 2>&1 \
 	  || { tail -20 $(FPGA_BUILD)/test-prep.log; echo "fpga: 0 passed, 1 failed"; exit 1; }
-	@rm -f $(FPGA_BUILD)/test-*.rc $(FPGA_BUILD)/test-hx8k-fw.done; s=$$(date +%s); \
+	@rm -f $(FPGA_BUILD)/test-*.rc $(FPGA_BUILD)/test-*-fw.done; s=$$(date +%s); \
 	( $(FPGA_MAKE) --no-print-directory ice40 BOARD=icebreaker > $(FPGA_BUILD)/test-icebreaker.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-icebreaker.rc; \
 	  $(call fpga_test_fw,icebreaker,ice40,bin); \
 	  $(FPGA_MAKE) --no-print-directory postsynth > $(FPGA_BUILD)/test-postsynth.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-postsynth.rc; \
-	  n=0; while [ ! -f $(FPGA_BUILD)/test-hx8k-fw.done ] && [ $$n -lt 3600 ]; do sleep 1; n=$$((n+1)); done; \
-	  $(FPGA_MAKE) --no-print-directory board-sim BOARD=hx8k > $(FPGA_BUILD)/test-sim-hx8k.log 2>&1 ) & \
-	( $(FPGA_MAKE) --no-print-directory ecp5 BOARD=ulx3s > $(FPGA_BUILD)/test-ulx3s.log 2>&1; \
-	  echo $$? > $(FPGA_BUILD)/test-ulx3s.rc; \
-	  $(call fpga_test_fw,ulx3s,ecp5,bit); \
-	  $(FPGA_MAKE) --no-print-directory ice40 BOARD=hx8k > $(FPGA_BUILD)/test-hx8k.log 2>&1; \
-	  echo $$? > $(FPGA_BUILD)/test-hx8k.rc; \
-	  $(call fpga_test_fw,hx8k,ice40,bin); touch $(FPGA_BUILD)/test-hx8k-fw.done; \
+	  n=0; while [ ! -f $(FPGA_BUILD)/test-ulx3s-fw.done ] && [ $$n -lt 3600 ]; do sleep 1; n=$$((n+1)); done; \
 	  for b in ulx3s ulx3s-12k; do \
 	    $(FPGA_MAKE) --no-print-directory board-sim BOARD=ulx3s $$([ $$b = ulx3s-12k ] && echo ULX3S_SIZE=12k) \
 	      > $(FPGA_BUILD)/test-sim-$$b.log 2>&1; \
 	  done ) & \
+	( $(FPGA_MAKE) --no-print-directory ecp5 BOARD=ulx3s > $(FPGA_BUILD)/test-ulx3s.log 2>&1; \
+	  echo $$? > $(FPGA_BUILD)/test-ulx3s.rc; \
+	  $(call fpga_test_fw,ulx3s,ecp5,bit); touch $(FPGA_BUILD)/test-ulx3s-fw.done; \
+	  $(FPGA_MAKE) --no-print-directory ice40 BOARD=hx8k > $(FPGA_BUILD)/test-hx8k.log 2>&1; \
+	  echo $$? > $(FPGA_BUILD)/test-hx8k.rc; \
+	  $(call fpga_test_fw,hx8k,ice40,bin); \
+	  $(FPGA_MAKE) --no-print-directory board-sim BOARD=hx8k > $(FPGA_BUILD)/test-sim-hx8k.log 2>&1 ) & \
 	wait; pass=0; fail=0; \
 	for b in icebreaker ulx3s hx8k; do \
 	  line=$$(grep "^fpga $$b:" $(FPGA_BUILD)/test-$$b.log | head -1); \
