@@ -269,7 +269,8 @@ $(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/
 	@n=$$(wc -l < $@); max=$($*_BRAM_WORDS); \
 	if [ $$n -gt $$max ]; then echo "fpga: $* firmware image is $$n words, block RAM holds $$max: choose a smaller program"; rm -f $@; exit 1; fi
 
-# the image a board runs
+# the image a board runs, and what it is
+fpga_fw_what = $(if $(filter loader,$($(1)_FW)),the resident loader,$(FPGA_NAME))
 fpga_fw = $(if $(filter full,$($(1)_FW)),$(BUILD)/programs/$(FPGA_KEY)/fw/fw.hex,$(if \
             $(filter loader,$($(1)_FW)),$(BUILD)/loader/$(call fpga_arch,$(1))/loader.hex,$(FPGA_BUILD)/$(1)/fw.hex))
 
@@ -408,10 +409,12 @@ fpga-seeds: deps
 # ---- firmware into the bitstream --------------------------------------------------------
 # icebram replaces the placeholder's 256-word bit slices by the image's
 # (the image is padded with zeros to BRAM_WORDS).
-fpga_ice40_bits = icebram $(FPGA_BUILD)/$(1)/ram_rand.hex $(call fpga_fw,$(1)) \
+fpga_ice40_bits = n=$$(wc -l < $(call fpga_fw,$(1))); [ $$n -le $($(1)_BRAM_WORDS) ] || \
+	  { echo "fpga: $(1): the image $(call fpga_fw,$(1)) is $$n words, its block RAM holds $($(1)_BRAM_WORDS)"; exit 1; }; \
+	  icebram $(FPGA_BUILD)/$(1)/ram_rand.hex $(call fpga_fw,$(1)) \
 	  < $(FPGA_BUILD)/$(1)/pnr.asc > $(FPGA_BUILD)/$(1)/$(1).asc && \
 	  icepack $(FPGA_BUILD)/$(1)/$(1).asc $(FPGA_BUILD)/$(1)/$(1).bin && \
-	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bin ($(FPGA_NAME), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
+	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bin ($(call fpga_fw_what,$(1)), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
 fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $$(wc -l < $(call fpga_fw,$(1))) )) \
 	  'BEGIN { for (i = 0; i < n; i++) print "00000000" }'; } \
 	  > $(FPGA_BUILD)/$(1)/fw_pad.hex && \
@@ -419,12 +422,12 @@ fpga_ecp5_bits = { cat $(call fpga_fw,$(1)); awk -v n=$$(( $($(1)_RAM_WORDS) - $
 	  -f $(FPGA_BUILD)/$(1)/ram_rand.hex -t $(FPGA_BUILD)/$(1)/fw_pad.hex && \
 	  $(ECP5_PACK) --compress $(FPGA_BUILD)/$(1)/$(1).config $(FPGA_BUILD)/$(1)/$(1).bit 2>&1 | grep -v Preparing; \
 	  test -f $(FPGA_BUILD)/$(1)/$(1).bit && \
-	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bit ($(FPGA_NAME), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
+	  echo "fpga: $(FPGA_BUILD)/$(1)/$(1).bit ($(call fpga_fw_what,$(1)), $$(wc -l < $(call fpga_fw,$(1))) firmware words)"
 
 # ---- report -----------------------------------------------------------------------------
 fpga_report = .venv/bin/python scripts/fpga/fpga_report.py --board $(1) --family $($(1)_FAMILY) \
-	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --seed $(FPGA_SEED) --demo $(FPGA_NAME) \
-	  --soc "$($(1)_SOC)" --defines="$($(1)_DEFINES)" --rtl="$($(1)_RTL)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))" \
+	  --dir $(FPGA_BUILD)/$(1) --clock-mhz $(call fpga_mhz,$(1)) --seed $(FPGA_SEED) --demo "$(call fpga_fw_what,$(1))" \
+	  --soc "$($(1)_SOC)" --defines="$($(1)_DEFINES)" --rtl="$($(1)_RTL)" --command "make $($(1)_FAMILY) BOARD=$(1)$(if $(filter ulx3s,$(1)), ULX3S_SIZE=$(ULX3S_SIZE))$(if $(filter 1,$(LINK)), LINK=1)" \
 	  $(if $(filter ice40,$($(1)_FAMILY)),--pack $(FPGA_BUILD)/$(1)/pack.json --sdf $(FPGA_BUILD)/$(1)/pnr.sdf)
 
 .PHONY: ice40 ecp5 ice40-fw ecp5-fw prog postsynth fpga-test fpga-clean fpga-doc fpga-blocks fpga-seeds \
