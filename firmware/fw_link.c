@@ -212,7 +212,7 @@ void fw_link_init(void)
  * up empty). No program runs: the service answers HELLO, SYNC, STATS and
  * EXPORTS (none), takes LOAD and START as the running firmware does, and
  * refuses SEND and ASK with UNSUPPORTED -- and it says so, in one CONSOLE
- * frame at boot and again after each refusal ("loader: no program ..."),
+ * frame at boot and again before each refusal ("loader: no program ..."),
  * until a good image arrives; then the machine reboots into that image,
  * which has the link. crt0.S's power-on path calls fw_main; a restart
  * (fw_trap) starts the loader again. */
@@ -258,14 +258,19 @@ void fw_main(void)
     for (;;) {
         uint32_t b = UART(UART_RXDATA);
         if (!(b & 0x100u)) continue;
-        uint32_t refused = LS->svc.stats[AM_LINK_S_E_UNSUPPORTED];
+        /* A SEND or an ASK ends here and will be refused: the line goes
+         * before the refusal, so that the am-link waiting for that answer
+         * prints it (bytes after the answer it may never read). */
+        const am_link_rx *rx = &LS->svc.rx;
+        if ((b & 0xFFu) == 0 && rx->len >= AM_LINK_HDR &&
+            (rx->buf[0] == AM_LINK_INJECT || rx->buf[0] == AM_LINK_ASK))
+            say_waiting();
         am_link_svc_byte(&LS->svc, (uint8_t)b);
         if (LS->reboot) reboot_into_image(LS->reboot);
         if (LS->stop) {
             tx_drain();
             for (;;) SYS(SYS_HALT) = FW_HALT_STOPPED;
         }
-        if (LS->svc.stats[AM_LINK_S_E_UNSUPPORTED] != refused) say_waiting();
     }
 }
 

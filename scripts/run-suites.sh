@@ -5,6 +5,9 @@
 #                                "suite: N passed, N failed"), then print
 #                                "GROUP: N passed, N failed"; exit 1 if any
 #                                binary failed or printed no verdict.
+#   run-suites.sh -P N GROUP BIN...
+#                                the same, up to N binaries at a time (each
+#                                one's output is printed whole, in order).
 #   run-suites.sh --total LOG    add up the group lines found in LOG and print
 #                                "total: N passed, N failed".
 set -uo pipefail
@@ -15,11 +18,28 @@ if [ "${1:-}" = "--total" ]; then
   exit $?
 fi
 
+jobs=1
+if [ "${1:-}" = "-P" ]; then jobs=$2; shift 2; fi
 group=$1; shift
 passed=0; failed=0; bad=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# start the binaries, at most $jobs at a time; each one's output and status
+# go to files, read in order below
+k=0
 for bin in "$@"; do
-  out=$("$bin" 2>&1); rc=$?
-  printf '%s\n' "$out"
+  if [ "$jobs" -eq 1 ]; then   # one at a time: its output as it comes
+    "$bin" 2>&1 | tee "$tmp/$k.out"; echo "${PIPESTATUS[0]}" > "$tmp/$k.rc"
+  else
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    ( "$bin" > "$tmp/$k.out" 2>&1; echo $? > "$tmp/$k.rc" ) &
+  fi
+  k=$((k + 1))
+done
+wait
+k=0
+for bin in "$@"; do
+  out=$(cat "$tmp/$k.out"); rc=$(cat "$tmp/$k.rc" 2>/dev/null || echo 1); k=$((k + 1))
+  [ "$jobs" -eq 1 ] || printf '%s\n' "$out"
   line=$(printf '%s\n' "$out" | grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed$' | tail -n 1)
   if [ -z "$line" ]; then
     echo "FAIL $bin: exited $rc without a verdict line"; failed=$((failed + 1)); bad=1; continue

@@ -13,9 +13,11 @@ LINK_TEST_DEPS := $(BUILD)/tests/link/test_link $(BUILD)/host/am-run $(BUILD)/ho
                   $(SIM_DIR)/am-sim $(BUILD)/loader/rv32im/loader.hex \
                   $(BUILD)/programs/tests/link/prog/fw-rv32i/fw.hex
 
+# Two suites at a time (each simulator run and each target is one process;
+# the suites share no files).
 .PHONY: link-test
 link-test: deps $(LINK_TEST_DEPS)
-	@BUILD=$(BUILD) scripts/run-suites.sh link tests/link/e2e.sh tests/link/cli.sh tests/link/sim.sh \
+	@BUILD=$(BUILD) scripts/run-suites.sh -P 2 link tests/link/sim.sh tests/link/e2e.sh tests/link/cli.sh \
 	  tests/link/loader.sh tests/link/bench-quick.sh
 
 # make bench-link: the link's figures on the simulated SoC (tests/link/bench.sh,
