@@ -469,7 +469,7 @@ int main(int argc, char **argv)
         signal(SIGTERM, on_signal);
         signal(SIGPIPE, SIG_IGN);
         std::fprintf(stderr, "am-sim: %s: the host link on %s (%u cycles per bit); am-link --port %s\n",
-                     name, link_path, (unsigned)link.div, link_path);
+                     loader_path ? "the loader" : name, link_path, (unsigned)link.div, link_path);
     }
     std::string prog_name = name;
 
