@@ -194,13 +194,21 @@ void fw_link_idle(void)
     while (!(UART(UART_STATUS) & 2u)) {}
 }
 
-void fw_link_init(void)
+/* The UART at the link's divider and the service started: with the
+ * binding stop where SHUTDOWN may stop the machine (SYS.LINK.STOP: the
+ * simulator), else run. */
+static void link_start(const am_link_ops *run, const am_link_ops *stop)
 {
     uint32_t cfg = SYS(SYS_LINK);
-    fw_link_on = 1;
     if (cfg & SYS_LINK_DIV) UART(UART_DIV) = (cfg & SYS_LINK_DIV) >> SYS_LINK_DIV_LSB;
     LS->reboot = LS->stop = 0;
-    am_link_svc_init(&LS->svc, (cfg & SYS_LINK_STOP) ? &ops_stop : &ops_run, 0);
+    am_link_svc_init(&LS->svc, (cfg & SYS_LINK_STOP) ? stop : run, 0);
+}
+
+void fw_link_init(void)
+{
+    fw_link_on = 1;
+    link_start(&ops_run, &ops_stop);
     fw_device_fn = fw_link_device;
     SYS(SYS_DEVICES) = SYS_DEVICES_RX;
 }
@@ -250,10 +258,7 @@ static void say_waiting(void)
 
 void fw_main(void)
 {
-    uint32_t cfg = SYS(SYS_LINK);
-    if (cfg & SYS_LINK_DIV) UART(UART_DIV) = (cfg & SYS_LINK_DIV) >> SYS_LINK_DIV_LSB;
-    LS->reboot = LS->stop = 0;
-    am_link_svc_init(&LS->svc, (cfg & SYS_LINK_STOP) ? &ops_loader_stop : &ops_loader, 0);
+    link_start(&ops_loader, &ops_loader_stop);
     say_waiting();
     for (;;) {
         uint32_t b = UART(UART_RXDATA);

@@ -231,8 +231,11 @@ def boot_of(behs, progs, name):
     raise Fail("no program named '%s' (the folder has: %s)" % (name, " ".join(p[0] for p in progs)))
 
 
-def image(mpath, binp, hexp, name, folder):
-    behs, progs = read_manifest(mpath)
+def seal(binp, hexp, fields):
+    """Fill the image header of the raw image BIN (firmware/crt0.S): the
+    words of fields ({index: value}), then the CRC-32 over the image with
+    that word 0; write BIN back and HEX (one little-endian word a line).
+    Returns the header words."""
     data = bytearray(open(binp, "rb").read())
     data += b"\0" * (-len(data) % 4)
     if len(data) < 4 * HDR_WORDS:
@@ -243,10 +246,8 @@ def image(mpath, binp, hexp, name, folder):
     if w[2] != len(data):
         raise Fail("%s: the header says %d bytes, the image has %d" % (binp, w[2], len(data)))
     w[3] = 0
-    w[4] = table_hash([b[0] for b in behs])
-    w[5] = len(behs)
-    w[6] = boot_of(behs, progs, name)
-    w[HDR_SRC_HASH] = src_hash(folder)
+    for i, v in fields.items():
+        w[i] = v
     struct.pack_into("<%dI" % HDR_WORDS, data, 0, *w)
     w[3] = zlib.crc32(bytes(data)) & 0xffffffff
     struct.pack_into("<I", data, 12, w[3])
@@ -255,31 +256,24 @@ def image(mpath, binp, hexp, name, folder):
         for i in range(0, len(data), 4):
             f.write("%08x\n" % struct.unpack_from("<I", data, i)[0])
     os.replace(hexp + ".tmp", hexp)
+    return w
+
+
+def image(mpath, binp, hexp, name, folder):
+    behs, progs = read_manifest(mpath)
+    w = seal(binp, hexp, {4: table_hash([b[0] for b in behs]), 5: len(behs),
+                          6: boot_of(behs, progs, name), HDR_SRC_HASH: src_hash(folder)})
     ram, bss_end, stack_min = w[8], w[9], w[7]
     print("firmware: %d bytes image + %d bss, stack budget %d bytes (minimum %d), RAM %d; "
-          "%d behaviors, table hash %08x" % (len(data), bss_end - len(data), ram - bss_end,
+          "%d behaviors, table hash %08x" % (w[2], bss_end - w[2], ram - bss_end,
                                              stack_min, ram, len(behs), w[4]))
 
 
 def loader(binp, hexp):
-    """The resident loader's image (firmware/fw_link.c, FW_LOADER): a header
-    with its size and CRC-32, and no behaviors (0 behaviors, table hash 0)."""
-    data = bytearray(open(binp, "rb").read())
-    data += b"\0" * (-len(data) % 4)
-    if len(data) < 4 * HDR_WORDS:
-        raise Fail("%s: too short for an image header" % binp)
-    w = list(struct.unpack_from("<%dI" % HDR_WORDS, data))
-    if w[1] != MAGIC or w[2] != len(data):
-        raise Fail("%s: no image header, or its size disagrees (firmware/crt0.S)" % binp)
-    w[3] = w[4] = w[5] = w[6] = w[HDR_SRC_HASH] = 0
-    struct.pack_into("<%dI" % HDR_WORDS, data, 0, *w)
-    struct.pack_into("<I", data, 12, zlib.crc32(bytes(data)) & 0xffffffff)
-    open(binp, "wb").write(data)
-    with open(hexp + ".tmp", "w") as f:
-        for i in range(0, len(data), 4):
-            f.write("%08x\n" % struct.unpack_from("<I", data, i)[0])
-    os.replace(hexp + ".tmp", hexp)
-    print("loader: %d bytes image (the boot RAM must hold them)" % len(data))
+    """The resident loader's image (firmware/fw_link.c, FW_LOADER): its size
+    and CRC-32, no behaviors (0 behaviors, table hash 0)."""
+    w = seal(binp, hexp, {4: 0, 5: 0, 6: 0, HDR_SRC_HASH: 0})
+    print("loader: %d bytes image (the boot RAM must hold them)" % w[2])
 
 
 def subset(mpath, am_run, name, out, opts):
