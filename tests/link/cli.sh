@@ -6,28 +6,8 @@
 # bad image, an unreadable file), usage errors (exit 2), loading and the
 # Unix socket. Every command is bounded by a timeout. Prints
 # "link-cli: N passed, N failed".
-set -uo pipefail
-B=${BUILD:-build}
+. tests/link/suite.sh cli 20
 RUN=$B/host/am-run
-LINK=$B/host/am-link
-W=$(realpath -m "$B/link-test/cli")
-rm -rf "$W" && mkdir -p "$W"
-pass=0; fail=0
-ok()  { echo "ok   link-cli: $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL link-cli: $1: $2"; fail=$((fail + 1)); }
-T() { timeout 20 "$@"; }
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill $(pgrep -P "$p") "$p" 2>/dev/null; done; }
-trap cleanup EXIT
-
-# expect NAME RC PATTERN CMD...: CMD exits RC and its output (stdout and
-# stderr) matches PATTERN (an extended regular expression)
-expect() {
-  local name=$1 rc=$2 pat=$3; shift 3
-  out=$(T "$@" 2>&1); r=$?
-  if [ $r -eq "$rc" ] && grep -qE -- "$pat" <<< "$out"; then ok "$name"
-  else bad "$name" "exit $r, expected $rc and /$pat/: $(head -c 300 <<< "$out")"; fi
-}
 
 # ---- the first session of docs/link.md, pasted as it stands --------------------
 session=$(awk '/^## A first session/ {s = 1} s && /^```/ {n++; next} s && n == 1 && /^build\// {print}' \
@@ -113,5 +93,4 @@ expect "unknown option" 2 "^am-link: unknown option '--bogus'" $LINK --bogus 1 s
 expect "am-run --link with a path that is a file" 2 "is not a link or a socket: not replaced" \
   $RUN --link "$W/session-am-run.log" link-echo
 
-echo "link-cli: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+verdict

@@ -7,30 +7,12 @@
 # (rv32i, as for the board), which runs and is served in lockstep, then
 # SHUTDOWN. Every
 # command is bounded by a timeout. Prints "link-loader: N passed, N failed".
-set -uo pipefail
-B=${BUILD:-build}
-LINK=$B/host/am-link
+. tests/link/suite.sh loader 30
 SIM=$B/sim/am-sim
-W=$(realpath -m "$B/link-test/loader")
-rm -rf "$W" && mkdir -p "$W"
-pass=0; fail=0
-ok()  { echo "ok   link-loader: $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL link-loader: $1: $2"; fail=$((fail + 1)); }
-T() { timeout "${TMO:-30}" "$@"; }
-SIMPID=
-cleanup() { [ -n "$SIMPID" ] && kill "$SIMPID" 2>/dev/null; }
-trap cleanup EXIT
-
-expect() {
-  local name=$1 rc=$2 pat=$3; shift 3
-  out=$(T "$@" 2>&1); r=$?
-  if [ $r -eq "$rc" ] && grep -qE -- "$pat" <<< "$out"; then ok "$name"
-  else bad "$name" "exit $r, expected $rc and /$pat/: $(head -c 300 <<< "$out")"; fi
-}
 
 P=$W/port
 timeout 600 "$SIM" --link "$P" --link-div 4 --loader "$B/loader/rv32im/loader.hex" > "$W/target.log" 2>&1 &
-SIMPID=$!
+SIMPID=$!; pids+=($SIMPID)
 for i in $(seq 100); do [ -e "$P" ] && break; sleep 0.1; done
 
 expect "the loader answers STATS" 0 "^RX_FRAMES +[0-9]+$" $LINK --port "$P" stats
@@ -67,10 +49,8 @@ expect "and answers an ask" 0 "^7 8 9$" $LINK --port "$P" ask 0 7 8 9
 expect "shutdown" 0 "^the target stops$" $LINK --port "$P" shutdown
 for i in $(seq 100); do kill -0 "$SIMPID" 2>/dev/null || break; sleep 0.1; done
 if wait "$SIMPID"; then ok "the simulator exited 0"; else bad "the simulator exited 0" "$(tail -5 "$W/target.log")"; fi
-SIMPID=
 if grep -q "1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$" "$W/target.log"; then
   ok "the loaded program ran in lockstep, 0 divergences"
 else bad "the loaded program ran in lockstep, 0 divergences" "$(tail -5 "$W/target.log")"; fi
 
-echo "link-loader: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+verdict
