@@ -47,6 +47,8 @@ typedef struct fw_link_state {
     am_link_svc svc;
     uint32_t reboot;        /* an image of this many bytes is to run: reboot once the ACK is out */
     uint32_t stop;          /* SHUTDOWN: halt once the ACK is out */
+    uint32_t hold_rounds;   /* the boot's hold (link_held): rounds left to start */
+    uint32_t hold_turns;    /* ... and DEVICE turns left to pass in this round */
     uint32_t stub[32];      /* the image's address and size, then the copy routine */
 } fw_link_state;
 _Static_assert(sizeof(fw_link_state) <= FW_LINK_AREA_BYTES, "the link's state fits its area (fw.mk FW_LINK_AREA)");
@@ -169,10 +171,36 @@ static void reboot_into_image(uint32_t size)
     for (;;) {}
 }
 
+/* After a boot the link reads no byte before the boot message and every
+ * message the boot turn sent have been delivered (docs/link.md, "When the
+ * link answers"): the boot's exports are in place at the first answer.
+ * The firmware sees no turn end, and without STATS no dispatch count, so it
+ * passes DEVICE turns instead: after one the unit answers the dispatch
+ * point with something else -- an event (popped, dead or not), a fault
+ * delivery of the event before it (at most one per popped event), or IDLE
+ * (the queue is empty) -- so 2 x QUEUED passed turns deliver at least the
+ * QUEUED events queued at the start. Two such rounds: the first turn can
+ * come before the boot's dispatch (a byte already waiting), and then the
+ * first round delivers the boot message, the second what it sent.
+ * Bounded: at most 4 x the queue's capacity turns; an empty queue ends it. */
+static int link_held(void)
+{
+    for (;;) {
+        if (LS->hold_turns) {
+            LS->hold_turns--;
+            return 1;
+        }
+        if (!LS->hold_rounds) return 0;
+        LS->hold_rounds--;
+        LS->hold_turns = 2u * AU(AU_QUEUED);
+    }
+}
+
 /* The DEVICE entry: bytes from the FIFO into the service. A START or a
  * SHUTDOWN ends the turn: nothing after them is taken by this program. */
 static void fw_link_device(void)
 {
+    if (link_held()) return;
     uint32_t frames = 0;
     for (uint32_t k = 0; k < FW_LINK_TURN && frames < FW_LINK_TURN_FRAMES && !LS->reboot && !LS->stop;
          k++) {
@@ -201,7 +229,7 @@ static void link_start(const am_link_ops *run, const am_link_ops *stop)
 {
     uint32_t cfg = SYS(SYS_LINK);
     if (cfg & SYS_LINK_DIV) UART(UART_DIV) = (cfg & SYS_LINK_DIV) >> SYS_LINK_DIV_LSB;
-    LS->reboot = LS->stop = 0;
+    LS->reboot = LS->stop = LS->hold_rounds = LS->hold_turns = 0;
     am_link_svc_init(&LS->svc, (cfg & SYS_LINK_STOP) ? stop : run, 0);
 }
 
@@ -209,6 +237,7 @@ void fw_link_init(void)
 {
     fw_link_on = 1;
     link_start(&ops_run, &ops_stop);
+    LS->hold_rounds = 2;
     fw_device_fn = fw_link_device;
     SYS(SYS_DEVICES) = SYS_DEVICES_RX;
 }

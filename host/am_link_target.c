@@ -28,6 +28,7 @@ struct am_link_target {
     am_link_svc svc;
     uint8_t *image;
     int shutdown;
+    int held;           /* a boot since the last byte taken: hold_boot first */
     uint64_t lost;
 };
 
@@ -162,6 +163,7 @@ static int op_start(void *user, uint32_t size, uint32_t *problem)
     am_rt_free(t->rt);
     t->rt = rt;
     t->set = set;
+    t->held = 1;
     if (t->cfg.log) {
         fprintf(t->cfg.log, "am-run: loaded a %u-byte image over the link (table %08x of %s): "
                 "a fresh machine runs boot behavior %u %s\n", (unsigned)size,
@@ -198,6 +200,7 @@ am_status am_link_target_new(const am_link_target_cfg *cfg, am_link_target **out
         return s;
     }
     t->set = cfg->set;
+    t->held = 1;
     t->ops = (am_link_ops){ op_put, op_inject, op_spawn_proxy, op_exported, op_counters,
                             op_load, op_start, op_shutdown };
     am_link_svc_init(&t->svc, &t->ops, t);
@@ -213,9 +216,27 @@ void am_link_target_free(am_link_target *t)
     free(t);
 }
 
+/* After a boot the link takes no byte before the boot message and every
+ * message the boot turn sent have been delivered (docs/link.md, "When the
+ * link answers"), by the firmware's rule (firmware/fw_link.c, link_held):
+ * two rounds of 2 x QUEUED turns, each ended early by an empty queue. */
+static void hold_boot(am_link_target *t)
+{
+    t->held = 0;
+    for (int round = 0; round < 2; round++) {
+        am_counters c;
+        am_get_counters(t->rt, &c);
+        for (uint32_t i = 0; i < 2u * c.queue_len; i++)
+            if (am_step(t->rt) == AM_E_EMPTY) return;
+    }
+}
+
 void am_link_target_rx(am_link_target *t, const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) am_link_svc_byte(&t->svc, p[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (t->held) hold_boot(t);
+        am_link_svc_byte(&t->svc, p[i]);
+    }
 }
 
 void am_link_target_lost(am_link_target *t, size_t n) { t->lost += n; }
