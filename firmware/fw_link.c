@@ -40,7 +40,6 @@
 /* the link area (firmware/link.ld, fw.mk's FW_LINK_AREA) */
 #define FW_LINK_AREA_BYTES 512u
 
-extern char __link_area[], __load_buf[], __load_max[];
 extern const uint32_t fw_copy_stub[], fw_copy_stub_end[];
 
 typedef struct fw_link_state {
@@ -53,7 +52,11 @@ typedef struct fw_link_state {
 } fw_link_state;
 _Static_assert(sizeof(fw_link_state) <= FW_LINK_AREA_BYTES, "the link's state fits its area (fw.mk FW_LINK_AREA)");
 
-#define LS ((fw_link_state *)(void *)__link_area)
+/* the link area is word-aligned (link.ld): declared so, the compiler reaches
+ * the state's words with one load or store each, not four byte accesses */
+extern fw_link_state __link_area[];
+extern char __load_buf[], __load_max[];
+#define LS (&__link_area[0])
 #define LOAD_MAX ((uint32_t)(uintptr_t)__load_max)
 
 static void op_put(void *user, const uint8_t *p, uint32_t n)
