@@ -164,22 +164,14 @@ static void close_link(am_link *l)
 
 /* A host may come before the program has exported anything (the exports
  * are the console's transactions after the boot's): wait for them. */
-static void wait_exports(am_link *l)
-{
-    am_ref e[AM_EXPORT_MAX] = { 0 };
-    uint64_t until = now_ms() + 2000;
-    while (l && e[2] == AM_NIL && now_ms() < until)
-        if (am_link_exports(l, e) != AM_LINK_OK) return;
-}
-
-/* A fresh target and a link to it, the program's exports made. */
+/* A fresh target and a link to it. The link answers after the boot's
+ * messages have been delivered (docs/link.md, "When the link answers"):
+ * its exports are there at the first answer, without waiting. */
 static am_link *fresh(void)
 {
     start_target(0);
     nconsole = 0;
-    am_link *l = open_link();
-    wait_exports(l);
-    return l;
+    return open_link();
 }
 
 static void stats(am_link *l, am_word s[AM_LINK_NSTATS])
@@ -801,7 +793,6 @@ TEST(unix_socket)
     for (int round = 0; round < 3; round++) {
         am_link *l = open_link_as(sock);
         CHECK(l != NULL);
-        wait_exports(l);
         for (uint32_t i = 0; i < 100; i++) {
             am_word r[8];
             uint32_t n;
