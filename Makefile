@@ -131,8 +131,8 @@ $(BUILD)/tests/lib/test_bench_hw: LT_PROGRAMS := bench/workloads
 $(BUILD)/tests/lib/test_programs $(BUILD)/tests/lib/test_gc: $(BUILD)/programs/tests/programs/host-san/libprog.a
 $(BUILD)/tests/lib/test_demos: $(BUILD)/programs/demos/host-san/libprog.a
 $(BUILD)/tests/lib/test_bench_hw: $(BUILD)/programs/bench/workloads/host-san/libprog.a
-$(BUILD)/tests/lib/test_link_console: LT_PROGRAMS := tests/link/prog
-$(BUILD)/tests/lib/test_link_console: $(BUILD)/programs/tests/link/prog/host-san/libprog.a
+$(BUILD)/tests/lib/test_link_console $(BUILD)/tests/host/test_link_target: LT_PROGRAMS := tests/link/prog
+$(BUILD)/tests/lib/test_link_console $(BUILD)/tests/host/test_link_target: $(BUILD)/programs/tests/link/prog/host-san/libprog.a
 
 host-test: deps $(HOST_TESTS) $(BUILD)/host/am-run
 	@scripts/run-suites.sh host $(HOST_TESTS) tests/host/flags.sh
