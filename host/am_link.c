@@ -650,7 +650,7 @@ int am_link_load(am_link *l, const uint8_t *img, uint32_t n, uint32_t *problem)
     am_link_put32(p, n);
     am_link_answer a;
     /* START's answer comes after the machine has checked the whole image
-     * (its CRC-32 on a soft core: ~100 cycles a byte) */
+     * (its CRC-32 on a soft core: ~42 cycles a byte) */
     uint32_t t = l->o.timeout_ms;
     if (l->o.timeout_ms < AM_LINK_START_MS) l->o.timeout_ms = AM_LINK_START_MS;
     int r = am_link_request(l, AM_LINK_START, p, 4, 0, &a);
