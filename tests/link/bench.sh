@@ -32,11 +32,10 @@ for bm in $BOARDS; do
     rm -f "$port"
     "$B/sim/am-sim" --link "$port" --link-div "$div" --quiet link-echo > "$log" 2>&1 &
     pid=$!
-    # the program exports its actors in its first transactions: wait for them
-    for t in $(seq 1 50); do
-      timeout 30 "$B/host/am-link" --port "$port" --wait 10000 exports 2>/dev/null | grep -q '^2 ' && break
-      sleep 0.2
-    done
+    # the link answers once the boot's exports are made (docs/link.md)
+    if ! timeout 60 "$B/host/am-link" --port "$port" --wait 10000 --timeout 5000 exports 2>&1 | grep -q '^2 '; then
+      echo "FAIL bench-link: $board $baud: link-echo's exports missing at the first answer"; fail=1
+    fi
     for i in $(seq 1 $NASK); do
       got=$(timeout 60 "$B/host/am-link" --port "$port" --wait 10000 --timeout 5000 ask 0 $i 2 3)
       if [ "$got" != "$i 2 3" ]; then echo "FAIL bench-link: $board $baud: ask 0 $i 2 3 answered '$got'"; fail=1; fi

@@ -31,7 +31,6 @@ fi
 # ---- a target for the rest ----------------------------------------------------------
 P=$W/port
 $RUN --link "$P" link-echo > "$W/am-run.log" 2>&1 & pids+=($!); RUNPID=$!
-for i in $(seq 20); do T $LINK --port "$P" exports 2>/dev/null | grep -q "^2 " && break; sleep 0.1; done
 expect "ask echoes" 0 "^7 8 9$" $LINK --port "$P" ask 0 7 8 9
 expect "negative and hex words" 0 "^0xffffffff 0x00000010$" $LINK --port "$P" --hex ask 0 -1 0x10
 expect "send, then the counter's tally" 0 "^2 5$" bash -c "$LINK --port $P send 1 0 5 && $LINK --port $P ask 1 0"
