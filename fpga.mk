@@ -93,7 +93,8 @@ fpga_arch = $(if $(findstring ENABLE_MUL=1 ENABLE_DIV=1,$(am_iface_$(1))),rv32im
 # make fpga-seeds; iCE40: icepll picks the nearest it can make), _SOC (the
 # SoC's parameters: include/am_iface.def's line of the board, and the RAM),
 # RAM layout,
-# _FW = subset (one-demo firmware, built here) | full (build/fw/fw.hex), _RTL
+# _FW = subset (one-demo firmware, built here) | full (build/fw/fw.hex) | loader
+# (the resident loader) | inplace (the in-place loader: LINK=1), _RTL
 # (the board's own sources, relative to rtl/) and _RTL_OUT (the generic
 # sources they replace: a board-side module has the name and ports of a
 # generic one, so the board's file list, not a macro, picks it;
@@ -151,6 +152,16 @@ hx8k_RTL              := boards/am_ram_ice40.v
 hx8k_RTL_OUT          := am_ram.v
 hx8k_FW               := subset
 hx8k_PROG             := iceprog
+# LINK=1: the host link on. The HX8K's 8 KiB of RAM hold one image and no
+# room for the link's code beside a program, so it boots the in-place loader
+# (firmware/fw_inplace.c; firmware/fw.mk): it serves the loading half of the
+# link at the top of the RAM until `make load BOARD=hx8k` sends a program's
+# one-program image -- up to the RAM the loader leaves --, writes it in place
+# and boots it; that program runs without the link (docs/link.md).
+ifeq ($(LINK),1)
+hx8k_CHPARAM          := chparam -set LINK_CFG 1 am_board_soc;
+hx8k_FW               := inplace
+endif
 
 ULX3S_SIZE            ?= 85k
 ulx3s_FAMILY          := ecp5
@@ -270,9 +281,11 @@ $(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/
 	if [ $$n -gt $$max ]; then echo "fpga: $* firmware image is $$n words, block RAM holds $$max: choose a smaller program"; rm -f $@; exit 1; fi
 
 # the image a board runs, and what it is
-fpga_fw_what = $(if $(filter loader,$($(1)_FW)),the resident loader,$(FPGA_NAME))
+fpga_fw_what = $(if $(filter loader,$($(1)_FW)),the resident loader,$(if \
+                 $(filter inplace,$($(1)_FW)),the in-place loader,$(FPGA_NAME)))
 fpga_fw = $(if $(filter full,$($(1)_FW)),$(BUILD)/programs/$(FPGA_KEY)/fw/fw.hex,$(if \
-            $(filter loader,$($(1)_FW)),$(BUILD)/loader/$(call fpga_arch,$(1))/loader.hex,$(FPGA_BUILD)/$(1)/fw.hex))
+            $(filter loader,$($(1)_FW)),$(BUILD)/loader/$(call fpga_arch,$(1))/loader.hex,$(if \
+            $(filter inplace,$($(1)_FW)),$(BUILD)/inplace/$(call fpga_arch,$(1))/inplace.hex,$(FPGA_BUILD)/$(1)/fw.hex)))
 
 # ---- placeholder RAM image ----------------------------------------------------------
 # ram.words: the RAM layout the placeholder was made for (rewritten only when

@@ -139,20 +139,31 @@ endif
 # board's core, sent with am-link load; no synthesis, no place-and-route.
 # The board runs a bitstream built with the link (make ecp5 BOARD=ulx3s
 # LINK=1; make ice40 BOARD=icebreaker LINK=1, which boots the resident
-# loader).
+# loader; make ice40 BOARD=hx8k LINK=1, which boots the in-place loader: it
+# takes the one-program image the HX8K's bitstream would hold, built in
+# $(BUILD)/load/hx8k, no larger than the RAM the loader leaves).
 LOAD_PORT ?= $(or $(AM_LINK_PORT),/dev/ttyUSB0)
 LOAD_FW    = $(PROGRAM_BUILD)/$(if $(filter icebreaker,$(BOARD)),fw-rv32i,fw)
+LOAD_HX8K  = $(BUILD)/load/hx8k
+LOAD_INPLACE = $(BUILD)/inplace/$(call fpga_arch,hx8k)
 .PHONY: load
 load: program-check deps
 	@case "$(BOARD)" in \
-	  ulx3s|icebreaker) ;; \
-	  hx8k) echo "make load: the HX8K's 8 KiB of RAM hold one image, and no room for the link's code: its firmware has no link (docs/link.md); make ice40-fw BOARD=hx8k PROGRAM=$(PROGRAM) NAME=$(NAME) swaps the program in without place-and-route"; exit 2;; \
-	  *) echo "make load: BOARD=ulx3s or icebreaker (hx8k: docs/link.md)"; exit 2;; esac
+	  ulx3s|icebreaker|hx8k) ;; \
+	  *) echo "make load: BOARD=ulx3s, icebreaker or hx8k (docs/link.md)"; exit 2;; esac
+ifeq ($(BOARD),hx8k)
+	@$(MAKE) --no-print-directory FPGA_BUILD=$(BUILD)/load $(LOAD_HX8K)/fw.hex $(LOAD_INPLACE)/inplace.hex \
+	  $(BUILD)/host/am-link
+	@n=$$(( $$(wc -l < $(LOAD_HX8K)/fw.hex) * 4 )); max=$$(cat $(LOAD_INPLACE)/inplace.max); \
+	  [ $$n -le $$max ] || { echo "make load: $(NAME)'s HX8K image is $$n bytes; the in-place loader takes up to $$max (docs/link.md): a smaller program, or make ice40-fw BOARD=hx8k PROGRAM=$(PROGRAM) NAME=$(NAME) builds it into the bitstream"; exit 1; }
+	$(BUILD)/host/am-link --port $(LOAD_PORT) load $(LOAD_HX8K)/fw.hex
+else
 	@$(MAKE) --no-print-directory $(LOAD_FW)/fw.hex $(BUILD)/host/am-link
 	@cp $(LOAD_FW)/fw.bin $(LOAD_FW)/load-$(NAME).bin
 	@$(AM_PROGRAM_PY) image $(PROGRAM_BUILD)/manifest.txt $(LOAD_FW)/load-$(NAME).bin \
 	  $(LOAD_FW)/load-$(NAME).hex $(PROGRAM_DIR) $(NAME)
 	$(BUILD)/host/am-link --port $(LOAD_PORT) load $(LOAD_FW)/load-$(NAME).hex
+endif
 
 .PHONY: run sim-run program-check
 program-check:

@@ -39,3 +39,29 @@ $(BUILD)/loader/%/loader.hex: $(FW_LOADER_SRC) $(FW_HDR) firmware/link.ld script
 	  $(FW_LOADER_SRC) -lgcc -o $(@D)/loader.elf
 	@$(RV_PREFIX)objcopy -O binary $(@D)/loader.elf $(@D)/loader.bin
 	@$(AM_PROGRAM_PY) loader $(@D)/loader.bin $@
+
+# The in-place loader (firmware/fw_inplace.c, FW_INPLACE): what a board
+# boots whose RAM holds one image and no room for the link's code beside it
+# (the HX8K's 8 KiB). It lies at the top of its RAM (firmware/inplace.ld)
+# and writes the image it receives in place below it: the largest image is
+# the RAM less the loader, which the first link measures (its code, data,
+# state and FW_INPLACE_STACK, to 64 bytes); the second links it there.
+# $(BUILD)/inplace/ARCH/inplace.hex (+ inplace.max: the largest image).
+FW_INPLACE_RAM   ?= 8192
+FW_INPLACE_STACK := 256
+FW_INPLACE_SRC   := firmware/inplace.S firmware/fw_inplace.c lib/am_link_wire.c
+$(BUILD)/inplace/%/inplace.hex: $(FW_INPLACE_SRC) $(FW_HDR) firmware/inplace.ld scripts/am_program.py | deps
+	@mkdir -p $(@D)
+	@set -e; cc="$(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$*,$(subst -O2,-Os,$(FW_CFLAGS))) \
+	  -DFW_LINK=0 -DFW_INPLACE=1 -DAM_LINK_CRC_SMALL=1 -nostdlib -nostartfiles -T firmware/inplace.ld \
+	  -Wl,--defsym=RAM_SIZE=$(FW_INPLACE_RAM) -Wl,--defsym=STACK=$(FW_INPLACE_STACK) \
+	  -Wl,--gc-sections -Wl,--no-warn-rwx-segments $(FW_INPLACE_SRC) -lgcc"; \
+	  $$cc -Wl,--defsym=RESERVE=$$(( $(FW_INPLACE_RAM) - 64 )) -o $(@D)/sizing.elf; \
+	  sym() { $(RV_PREFIX)nm $$1 | awk -v s=$$2 '$$3 == s {print "0x" $$1}'; }; \
+	  used=$$(( $$(sym $(@D)/sizing.elf __bss_end) - $$(sym $(@D)/sizing.elf __load_max) + $(FW_INPLACE_STACK) )); \
+	  reserve=$$(( (used + 63) / 64 * 64 )); \
+	  $$cc -Wl,--defsym=RESERVE=$$reserve -Wl,-Map=$(@D)/inplace.map -o $(@D)/inplace.elf; \
+	  echo $$(( $(FW_INPLACE_RAM) - reserve )) > $(@D)/inplace.max; rm -f $(@D)/sizing.elf
+	@$(RV_PREFIX)objcopy -O binary $(@D)/inplace.elf $(@D)/inplace.bin
+	@$(AM_PROGRAM_PY) loader $(@D)/inplace.bin $@ inplace
+	@echo "inplace: the loader takes $$(( $(FW_INPLACE_RAM) - $$(cat $(@D)/inplace.max) )) of $(FW_INPLACE_RAM) bytes; images up to $$(cat $(@D)/inplace.max) bytes"

@@ -656,6 +656,12 @@ int am_link_load(am_link *l, const uint8_t *img, uint32_t n, uint32_t *problem)
     int r = am_link_request(l, AM_LINK_START, p, 4, 0, &a);
     l->o.timeout_ms = t;
     if (r == AM_LINK_E_BAD_IMAGE && problem && a.n >= 3) *problem = a.w[2];
+    /* the in-place loader's image runs without the link: nothing answers
+     * from now on, its console is plain text */
+    if (r == AM_LINK_OK && a.n >= 2 && a.w[1] == AM_LINK_STARTED_NO_LINK) {
+        if (problem) *problem = AM_LINK_STARTED_NO_LINK;
+        return r;
+    }
     /* a machine that reboots into the image starts its count of consumed
      * bytes afresh: the credit is mapped again */
     if (r == AM_LINK_OK) r = am_link_sync(l);

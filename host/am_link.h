@@ -85,7 +85,11 @@ int am_link_stats(am_link *l, am_word out[AM_LINK_NSTATS]);
 /* The export table: the reference under each name (AM_NIL: none). */
 int am_link_exports(am_link *l, am_ref out[AM_EXPORT_MAX]);
 /* Load an image (docs/programs.md) and start it. A refusal of the image
- * (BAD_IMAGE) says why in *problem (AM_LINK_IMAGE_*; may be NULL). */
+ * (BAD_IMAGE) says why in *problem (AM_LINK_IMAGE_*; may be NULL). A good
+ * image sets it to 0 -- or to AM_LINK_STARTED_NO_LINK when it runs without
+ * the link (what the in-place loader loads: the HX8K's), which ends the
+ * session: nothing answers any more, the program's console is plain text on
+ * the line (at the link's baud). */
 int am_link_load(am_link *l, const uint8_t *img, uint32_t n, uint32_t *problem);
 /* Read an image file: the build's .hex (a 32-bit word per line) or a raw
  * binary. *img is malloc'd. */

@@ -256,7 +256,12 @@ int main(int argc, char **argv)
     } else if (!strcmp(cmd, "load")) {
         uint32_t problem = 0;
         r = am_link_load(l, img, img_n, &problem);
-        if (r == AM_LINK_OK) printf("loaded %s (%u bytes): the machine runs it\n", argv[i], (unsigned)img_n);
+        if (r == AM_LINK_OK && problem == AM_LINK_STARTED_NO_LINK)
+            printf("loaded %s (%u bytes): the machine runs it without the link (the in-place "
+                   "loader's board): its console is plain text on the line, at the link's baud; "
+                   "reconfigure the board to load again\n", argv[i], (unsigned)img_n);
+        else if (r == AM_LINK_OK)
+            printf("loaded %s (%u bytes): the machine runs it\n", argv[i], (unsigned)img_n);
         else rc = failed(l, r, argv[i], 0, problem);
     } else if (monitor) {
         signal(SIGINT, SIG_DFL);

@@ -77,6 +77,10 @@ enum am_link_type {
     AM_LINK_CONSOLE  = 0xC0,  /* console text (seq 0) */
     AM_LINK_REPLY    = 0xC1,  /* [w0..w(n-1)]: an ask's reply, seq = the ask's */
 };
+/* START's ACK may carry a second word: AM_LINK_STARTED_NO_LINK when the
+ * image started runs without the link (the in-place loader's boards: its
+ * console is plain text, and nothing answers a SYNC). */
+#define AM_LINK_STARTED_NO_LINK 1u
 #define AM_LINK_FROM_MACHINE  0x80u
 #define AM_LINK_FROM_BEHAVIOR 0x40u
 

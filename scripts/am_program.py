@@ -27,9 +27,12 @@ docs/programs.md. The build (program.mk) calls:
       BIN back and HEX (one 32-bit
       little-endian word per line, for $readmemh); prints the image's size
       and stack budget.
-  am_program.py loader BIN HEX
-      the same for the resident loader's image (firmware/fw_link.c,
-      FW_LOADER): its size and CRC-32, no behaviors.
+  am_program.py loader BIN HEX [inplace]
+      the same for a loader's image: the resident loader's
+      (firmware/fw_link.c, FW_LOADER) or, with `inplace`, the in-place
+      loader's (firmware/fw_inplace.c): its size and CRC-32, no behaviors,
+      and the loader's kind in the boot-behavior word (0 resident, 1 in
+      place: what it loads runs without the link).
   am_program.py srchash DIR
       prints the hash of the sources an image of DIR is built from (the
       folder's .c/.h/.def, lib/, include/am.h): the image header and the
@@ -269,11 +272,16 @@ def image(mpath, binp, hexp, name, folder):
                                              stack_min, ram, len(behs), w[4]))
 
 
-def loader(binp, hexp):
-    """The resident loader's image (firmware/fw_link.c, FW_LOADER): its size
-    and CRC-32, no behaviors (0 behaviors, table hash 0)."""
-    w = seal(binp, hexp, {4: 0, 5: 0, 6: 0, HDR_SRC_HASH: 0})
-    print("loader: %d bytes image (the boot RAM must hold them)" % w[2])
+LOADER_KINDS = {"resident": 0, "inplace": 1}
+
+
+def loader(binp, hexp, kind="resident"):
+    """A loader's image: the resident loader's (firmware/fw_link.c,
+    FW_LOADER) or the in-place loader's (firmware/fw_inplace.c): its size
+    and CRC-32, no behaviors (0 behaviors, table hash 0), its kind in the
+    boot-behavior word (am-sim --loader reads it)."""
+    w = seal(binp, hexp, {4: 0, 5: 0, 6: LOADER_KINDS[kind], HDR_SRC_HASH: 0})
+    print("loader (%s): %d bytes image (the boot RAM must hold them)" % (kind, w[2]))
 
 
 def subset(mpath, am_run, name, out, opts):
@@ -314,8 +322,8 @@ def main(argv):
             return link(argv[1], argv[2], argv[3], argv[5:])
         elif len(argv) in (5, 6) and argv[0] == "image":
             image(argv[1], argv[2], argv[3], argv[5] if len(argv) == 6 else None, argv[4])
-        elif len(argv) == 3 and argv[0] == "loader":
-            loader(argv[1], argv[2])
+        elif len(argv) in (3, 4) and argv[0] == "loader" and argv[3:] in ([], ["inplace"]):
+            loader(argv[1], argv[2], *argv[3:])
         elif len(argv) == 2 and argv[0] == "srchash":
             print("0x%08x" % src_hash(argv[1]))
         elif len(argv) >= 5 and argv[0] == "subset":

@@ -93,10 +93,14 @@ void usage(FILE *f)
         "                     for the host when idle and runs until am-link shutdown,\n"
         "                     SIGINT or SIGTERM; lockstep goes on (injections, programs\n"
         "                     loaded over the link)\n"
-        "  --loader FILE      with --link: boot the resident loader's image FILE\n"
-        "                     (build/loader/rv32im/loader.hex) instead of a program: no\n"
-        "                     program runs until am-link load sends one; lockstep starts\n"
-        "                     with it (PROGRAM may be left out)\n"
+        "  --loader FILE      with --link: boot a loader's image FILE instead of a\n"
+        "                     program -- the resident loader (build/loader/rv32im/\n"
+        "                     loader.hex, the iCEBreaker's) or the in-place loader\n"
+        "                     (build/inplace/rv32im/inplace.hex, the HX8K's: the program\n"
+        "                     it loads runs without the link, its console compared as\n"
+        "                     plain text until it halts): no program runs until am-link\n"
+        "                     load sends one; lockstep starts with it (PROGRAM may be\n"
+        "                     left out)\n"
         "  --link-div N       cycles per bit on the link (default 208: the iCEBreaker's\n"
         "                     24 MHz at 115,200 baud; 8: 3 Mbaud at 24 MHz)\n"
         "  --quiet            no console echo, only the summary\n"
@@ -137,6 +141,8 @@ bool parse_num(const NumOpt &o, const char *s)
 // the host-side copy this simulator was linked with.
 enum { HDR_MAGIC = 1, HDR_BYTES, HDR_CRC, HDR_HASH, HDR_NBEH, HDR_BOOT, HDR_STACK_MIN,
        HDR_RAM, HDR_BSS_END, HDR_SRC_HASH, HDR_WORDS };
+// a loader's kind, in its header's boot word (scripts/am_program.py loader)
+enum { LOADER_RESIDENT = 0, LOADER_INPLACE = 1 };
 
 bool load_image(const char *path, const am_progset *set, uint32_t ram_words,
                 std::vector<uint32_t> *out)
@@ -185,10 +191,12 @@ bool load_image(const char *path, const am_progset *set, uint32_t ram_words,
                      path, (unsigned)crc, (unsigned)w[HDR_CRC]);
         return false;
     }
-    if (!set) {   // the resident loader (--loader): no program of its own
-        if (w[HDR_NBEH] != 0) {
-            std::fprintf(stderr, "am-sim: %s: an image with %u behaviors, not the loader (its "
-                         "image has none: build/loader/rv32im/loader.hex)\n", path, (unsigned)w[HDR_NBEH]);
+    if (!set) {   // a loader (--loader): no program of its own; its kind in the boot word
+        if (w[HDR_NBEH] != 0 || w[HDR_BOOT] > LOADER_INPLACE) {
+            std::fprintf(stderr, "am-sim: %s: an image with %u behaviors (kind %u), not a loader (a "
+                         "loader's image has none: build/loader/rv32im/loader.hex, "
+                         "build/inplace/rv32im/inplace.hex)\n", path, (unsigned)w[HDR_NBEH],
+                         (unsigned)w[HDR_BOOT]);
             return false;
         }
         return true;
@@ -493,9 +501,11 @@ int main(int argc, char **argv)
         return 2;
     // the loader's time: no program, nothing to compare, until an image loaded over the link runs
     bool in_loader = loader_path != nullptr;
+    // what the in-place loader loads runs without the link: plain console
+    bool loads_plain = in_loader && image[HDR_BOOT] == LOADER_INPLACE;
     if (in_loader)
-        std::fprintf(stderr, "am-sim: the resident loader %s runs: no program until am-link load\n",
-                     loader_path);
+        std::fprintf(stderr, "am-sim: the %s loader %s runs: no program until am-link load\n",
+                     loads_plain ? "in-place" : "resident", loader_path);
     for (uint32_t i = 0; i < ram_words; i++) ram.m_storage[i] = i < image.size() ? image[i] : 0;
 
     top->boot_beh_i = prog->boot;
@@ -562,15 +572,17 @@ int main(int argc, char **argv)
             cosim_free(cs);
             cfg.behaviors = ns->behaviors;
             cfg.nbehaviors = ns->nbehaviors;
+            cfg.link = !loads_plain;
             cs = cosim_new(&cfg, w[HDR_BOOT], 0, trace_out);
             if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
-            cosim_set_link(cs);
+            if (!loads_plain) cosim_set_link(cs);
             set = ns;
             prog_name = ns->behaviors[w[HDR_BOOT]].name;
             loads++;
             std::fprintf(stderr, "am-sim: a %u-byte image loaded over the link runs (%s, boot "
-                         "behavior %s); lockstep goes on with its host-side behaviors\n",
-                         (unsigned)w[HDR_BYTES], ns->folder, prog_name.c_str());
+                         "behavior %s); lockstep goes on with its host-side behaviors%s\n",
+                         (unsigned)w[HDR_BYTES], ns->folder, prog_name.c_str(),
+                         loads_plain ? " (no link: its console is plain text)" : "");
             cosim_txn_clear(&txn);
             in_txn = false;
             in_loader = false;
@@ -764,7 +776,7 @@ int main(int argc, char **argv)
                         ph.dispatch / n, ph.behavior / n, ph.staging / n, ph.commit / n,
                         (unsigned long long)ph.n);
         }
-        std::printf("[%s] simulation: %llu cycles in %.2f s = %.2f M cycles/s\n", name,
+        std::printf("[%s] simulation: %llu cycles in %.2f s = %.2f M cycles/s\n", prog_name.c_str(),
                     (unsigned long long)cycle, secs, secs > 0 ? cycle / secs / 1e6 : 0.0);
     } else if (rc == 0 && !(stopped && (g_stop || in_loader))) {
         std::fprintf(stderr, "am-sim: %s: no end-of-run report from the firmware\n", name);
