@@ -45,10 +45,12 @@ $(BUILD)/loader/%/loader.hex: $(FW_LOADER_SRC) $(FW_HDR) firmware/link.ld script
 # (the HX8K's 8 KiB). It lies at the top of its RAM (firmware/inplace.ld)
 # and writes the image it receives in place below it: the largest image is
 # the RAM less the loader, which the first link measures (its code, data,
-# state and FW_INPLACE_STACK, to 64 bytes); the second links it there.
+# state and FW_INPLACE_STACK -- its deepest call chain takes 128 bytes --,
+# and 32 bytes for the code's addresses, which may take an instruction more
+# at the loader's final place, to 16 bytes); the second links it there.
 # $(BUILD)/inplace/ARCH/inplace.hex (+ inplace.max: the largest image).
 FW_INPLACE_RAM   ?= 8192
-FW_INPLACE_STACK := 256
+FW_INPLACE_STACK := 160
 FW_INPLACE_SRC   := firmware/inplace.S firmware/fw_inplace.c lib/am_link_wire.c
 $(BUILD)/inplace/%/inplace.hex: $(FW_INPLACE_SRC) $(FW_HDR) firmware/inplace.ld scripts/am_program.py | deps
 	@mkdir -p $(@D)
@@ -59,7 +61,7 @@ $(BUILD)/inplace/%/inplace.hex: $(FW_INPLACE_SRC) $(FW_HDR) firmware/inplace.ld 
 	  $$cc -Wl,--defsym=RESERVE=$$(( $(FW_INPLACE_RAM) - 64 )) -o $(@D)/sizing.elf; \
 	  sym() { $(RV_PREFIX)nm $$1 | awk -v s=$$2 '$$3 == s {print "0x" $$1}'; }; \
 	  used=$$(( $$(sym $(@D)/sizing.elf __bss_end) - $$(sym $(@D)/sizing.elf __load_max) + $(FW_INPLACE_STACK) )); \
-	  reserve=$$(( (used + 63) / 64 * 64 )); \
+	  reserve=$$(( (used + 32 + 15) / 16 * 16 )); \
 	  $$cc -Wl,--defsym=RESERVE=$$reserve -Wl,-Map=$(@D)/inplace.map -o $(@D)/inplace.elf; \
 	  echo $$(( $(FW_INPLACE_RAM) - reserve )) > $(@D)/inplace.max; rm -f $(@D)/sizing.elf
 	@$(RV_PREFIX)objcopy -O binary $(@D)/inplace.elf $(@D)/inplace.bin
