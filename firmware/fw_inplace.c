@@ -95,7 +95,6 @@ static void emit(uint32_t type, uint32_t seq, uint32_t n)
         if (j == n) break;
     }
     put(0);
-    ST(TX_FRAMES)++;
 }
 
 /* A service frame [consumed, the n words set with OUT]. */
@@ -103,6 +102,7 @@ static void answer(uint32_t type, uint32_t seq, uint32_t n)
 {
     L.out[1] = L.reported = ST(RX_BYTES);
     emit(type, seq, 4u + 4u * n);
+    ST(TX_FRAMES)++;
 }
 
 static void refuse(uint32_t seq, uint32_t code, uint32_t detail)
@@ -119,8 +119,7 @@ static void say_waiting(void)
 {
     static const char text[] = "loader: no program; waiting for an image (am-link load, make load)\n";
     for (uint32_t i = 0; i < sizeof text - 1; i++) ((uint8_t *)L.out)[AM_LINK_HDR + i] = (uint8_t)text[i];
-    emit(AM_LINK_CONSOLE, 0, sizeof text - 1);
-    ST(TX_FRAMES)--;   /* console output, not the service's */
+    emit(AM_LINK_CONSOLE, 0, sizeof text - 1);   /* console output: not the service's TX_FRAMES */
 }
 
 /* LOAD [offset, bytes]: L.in[1] the offset, the bytes from L.in[2] */
