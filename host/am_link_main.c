@@ -258,8 +258,9 @@ int main(int argc, char **argv)
         r = am_link_load(l, img, img_n, &problem);
         if (r == AM_LINK_OK && problem == AM_LINK_STARTED_NO_LINK)
             printf("loaded %s (%u bytes): the machine runs it without the link (the in-place "
-                   "loader's board): its console is plain text on the line, at the link's baud; "
-                   "reconfigure the board to load again\n", argv[i], (unsigned)img_n);
+                   "loader's board): its console is plain text on the line, at %u baud (a terminal "
+                   "shows it: picocom -b %u %s); reconfigure the board to load again\n", argv[i],
+                   (unsigned)img_n, (unsigned)o.baud, (unsigned)o.baud, g_port);
         else if (r == AM_LINK_OK)
             printf("loaded %s (%u bytes): the machine runs it\n", argv[i], (unsigned)img_n);
         else rc = failed(l, r, argv[i], 0, problem);
