@@ -19,9 +19,11 @@
 #                                 options and without one feature at a time (cut-*)
 #                                 (iCE40; FPGA_VARIANTS="board area cut-gc ..." picks)
 #   make board-sim BOARD=...      the board top's RTL with its firmware in Icarus;
-#                                 console == the host runtime's (ULX3S_SIZE too)
+#                                 console == the host runtime's (ULX3S_SIZE too);
+#                                 LINK=1 (iCE40): its loader boots and speaks
 #   make fpga-test                iCEBreaker, ULX3S and HX8K builds (fit, timing, firmware-
-#                                 only rebuild) + postsynth + board-sim of ULX3S, HX8K, 12F
+#                                 only rebuild) + postsynth + board-sim of ULX3S, HX8K, 12F,
+#                                 and of the HX8K's and iCEBreaker's loaders (LINK=1)
 #                                 + every cut-* still applies + the DSP path analysis on
 #                                 known designs; prints "fpga: N passed, N failed"
 #
@@ -612,10 +614,32 @@ postsynth: deps
 # half of make postsynth; for the HX8K (8 KiB RAM in all) and the ULX3S
 # (ULX3S_SIZE=12k: 32 KiB and the one-demo image) it is what shows that
 # their RAM layout and image run the demo.
-BS           = $(BD)/boardsim$(if $(filter ulx3s,$(BOARD)),-$(ULX3S_SIZE))
+#
+# With LINK=1 on an iCE40 board (make board-sim BOARD=hx8k|icebreaker LINK=1)
+# the image is the board's loader (the in-place or the resident one) and the
+# SoC has the link on (tb_board.v, TB_LINK): the loader must say on the
+# console, as a CONSOLE frame at the board's baud, that it waits for an
+# image -- the board top, its RAM banks and the loader's image, as the
+# bitstream holds them, boot it.
+BS           = $(BD)/boardsim$(if $(filter ulx3s,$(BOARD)),-$(ULX3S_SIZE))$(if $(bs_loader),-link)
 bs_ice40     = $(filter ice40,$(call B,FAMILY))
+bs_loader    = $(filter loader inplace,$(call B,FW))
+bs_loader_line = loader: no program; waiting for an image
 board-sim: deps
 	@$(fpga_board_known)
+ifneq ($(bs_loader),)
+	@[ -n "$(bs_ice40)" ] || { echo "board-sim: LINK=1 is simulated on the iCE40 boards (their loaders)"; exit 2; }
+	@mkdir -p $(BS)
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(call fpga_fw,$(BOARD)) \
+	  $(AM_DEFS_VH) $(PS)/cells_sim.v > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
+	@scripts/fpga/split_hex.sh $(call fpga_fw,$(BOARD)) $(call B,BRAM_WORDS) $(BS)/fw.hex
+	@$(call fpga_tb_iverilog,$(BOARD),$(BS)/rtl.vvp,$(BS)/fw.hex) -DTB_LINK > $(BS)/iverilog.log 2>&1 && test -f $(BS)/rtl.vvp || { grep -v "warning: \|: \.\.\. " $(BS)/iverilog.log | head; exit 1; }
+	@s=$$(date +%s); vvp -n $(BS)/rtl.vvp +out=$(BS)/rtl.out +max_cycles=2000000 > $(BS)/rtl.log 2>&1; t=$$(( $$(date +%s) - s )); \
+	r=$$(grep '^tb_board:' $(BS)/rtl.log | sed 's/^tb_board: *//'); \
+	if grep -q "the loader spoke" $(BS)/rtl.log && grep -aq "$(bs_loader_line)" $(BS)/rtl.out; then \
+	  echo "PASS board-sim $(BOARD) LINK=1: $(call fpga_fw_what,$(BOARD)) boots from the bitstream's RAM and says \"$(bs_loader_line)\" ($$r; $$t s)"; \
+	else echo "FAIL board-sim $(BOARD) LINK=1: $${r:-no result} (see $(BS)/rtl.log, $(BS)/rtl.out)"; exit 1; fi
+else
 	@mkdir -p $(BS)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(call fpga_fw,$(BOARD)) \
 	  $(FPGA_AM_RUN) $(AM_DEFS_VH) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 || { tail -20 $(BS)/prep.log; exit 1; }
@@ -629,6 +653,7 @@ board-sim: deps
 	  echo "PASS board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $$r == am-run $(FPGA_NAME) of $(FPGA_DIR_P) ($$t s)"; \
 	else echo "FAIL board-sim $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE)): $${r:-no result} (see $(BS)/rtl.log); console vs am-run:"; \
 	  diff $(BS)/expected.txt $(BS)/rtl.out | head -10; exit 1; fi
+endif
 
 # ---- CI ----------------------------------------------------------------------------------
 # The firmware-only rebuild, checked on a finished build: patching the same
@@ -668,14 +693,18 @@ fpga-test: deps
 	  for b in ulx3s ulx3s-12k; do \
 	    $(FPGA_MAKE) --no-print-directory board-sim BOARD=ulx3s $$([ $$b = ulx3s-12k ] && echo ULX3S_SIZE=12k) \
 	      > $(FPGA_BUILD)/test-sim-$$b.log 2>&1; \
-	  done ) & \
+	  done; \
+	  $(FPGA_MAKE) --no-print-directory board-sim BOARD=icebreaker LINK=1 FPGA_BUILD=$(FPGA_BUILD)/link \
+	    > $(FPGA_BUILD)/test-sim-icebreaker-link.log 2>&1 ) & \
 	( $(FPGA_MAKE) --no-print-directory ecp5 BOARD=ulx3s > $(FPGA_BUILD)/test-ulx3s.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-ulx3s.rc; \
 	  $(call fpga_test_fw,ulx3s,ecp5,bit); touch $(FPGA_BUILD)/test-ulx3s-fw.done; \
 	  $(FPGA_MAKE) --no-print-directory ice40 BOARD=hx8k > $(FPGA_BUILD)/test-hx8k.log 2>&1; \
 	  echo $$? > $(FPGA_BUILD)/test-hx8k.rc; \
 	  $(call fpga_test_fw,hx8k,ice40,bin); \
-	  $(FPGA_MAKE) --no-print-directory board-sim BOARD=hx8k > $(FPGA_BUILD)/test-sim-hx8k.log 2>&1 ) & \
+	  $(FPGA_MAKE) --no-print-directory board-sim BOARD=hx8k > $(FPGA_BUILD)/test-sim-hx8k.log 2>&1; \
+	  $(FPGA_MAKE) --no-print-directory board-sim BOARD=hx8k LINK=1 FPGA_BUILD=$(FPGA_BUILD)/link \
+	    > $(FPGA_BUILD)/test-sim-hx8k-link.log 2>&1 ) & \
 	wait; pass=0; fail=0; \
 	for b in icebreaker ulx3s hx8k; do \
 	  line=$$(grep "^fpga $$b:" $(FPGA_BUILD)/test-$$b.log | head -1); \
@@ -684,7 +713,7 @@ fpga-test: deps
 	  if grep -q "^PASS" $(FPGA_BUILD)/test-$$b-fw.log 2>/dev/null; then grep "^PASS" $(FPGA_BUILD)/test-$$b-fw.log; pass=$$((pass+1)); \
 	  else echo "FAIL $$b firmware-only rebuild (see $(FPGA_BUILD)/test-$$b-fw.log)"; tail -3 $(FPGA_BUILD)/test-$$b-fw.log 2>/dev/null; fail=$$((fail+1)); fi; \
 	done; \
-	for b in ulx3s hx8k ulx3s-12k; do \
+	for b in ulx3s hx8k ulx3s-12k hx8k-link icebreaker-link; do \
 	  if grep -q "^PASS board-sim" $(FPGA_BUILD)/test-sim-$$b.log; then grep "^PASS board-sim" $(FPGA_BUILD)/test-sim-$$b.log; pass=$$((pass+1)); \
 	  else echo "FAIL board-sim $$b (see $(FPGA_BUILD)/test-sim-$$b.log)"; grep -v "^deps:" $(FPGA_BUILD)/test-sim-$$b.log | tail -8; fail=$$((fail+1)); fi; \
 	done; \

@@ -6,6 +6,9 @@
 // or BOARD_ULX3S defined, the RTL of that board's top (`make board-sim`).
 // Each console must equal the host runtime's output.
 //
+// With TB_LINK defined (make board-sim ... LINK=1) the link is on and the
+// image is the board's loader: it stops once the loader has spoken and the
+// UART has been idle for two characters' time.
 // Writes every received byte to +out=FILE; stops when a halt LED lights
 // (green: halted OK, red: error code) and the UART has been idle
 // for two characters' time, or fails after +max_cycles=N.
@@ -62,6 +65,13 @@ module tb_board;
   ) dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
 `endif
 
+`ifdef TB_LINK
+  // LINK=1 (make board-sim ... LINK=1): the SoC with the link on, as the
+  // build's chparam sets it (fpga.mk <board>_CHPARAM), and the image the
+  // board's loader: it speaks once, then waits for the host.
+  defparam dut.board.LINK_CFG = 32'd1;
+`endif
+
   integer fd, cycles = 0, idle = 0, nbytes = 0, max_cycles;
   reg [255*8:0] out;
   // UART receiver: 8N1, sampled mid-bit, counting clock cycles.
@@ -100,6 +110,13 @@ module tb_board;
         rx_busy <= 1'b0;
       end
     end
+`ifdef TB_LINK
+    if (nbytes > 0 && idle > 20 * UART_DIV) begin
+      $fclose(fd);
+      $display("tb_board: the loader spoke %0d bytes after %0d cycles and waits", nbytes, cycles);
+      $finish;
+    end
+`endif
     if ((ledg_n === 1'b0 || ledr_n === 1'b0) && idle > 20 * UART_DIV) begin
       $fclose(fd);
       $display("tb_board: %s after %0d cycles, %0d console bytes",
