@@ -23,13 +23,15 @@
  * Word 0 -- the jump that brings a restart back here -- is the one word of
  * the image not written at once: the loader keeps it until START, puts it in
  * place for the check and takes it back out if the image is refused. So a
- * restart or a reset during a load, or after a refused image, finds the
- * loader again, never half an image.
+ * restart of the core (a trap; or a reset, on a board with a button) during
+ * a load, or after a refused image, finds the loader again, never half an
+ * image.
  *
  * A good image's ACK carries a second word, AM_LINK_STARTED_NO_LINK: the
  * program runs without the link (its console is plain text, at the link's
  * baud), so the host sends no SYNC after it. The program runs until the
- * board is reset or reconfigured; a reconfiguration boots this loader again.
+ * board is reconfigured, which boots this loader again (the HX8K has no
+ * reset button).
  *
  * Duplicates: the host loads one chunk at a time (am_link_load), so the
  * loader remembers only the last request it carried out; its retry gets the

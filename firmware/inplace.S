@@ -2,7 +2,7 @@
  * inplace.S — the in-place loader's entry (firmware/fw_inplace.c): word 0
  * jumps to the loader at the top of RAM, and the image header follows as in
  * every image (crt0.S; scripts/am_program.py loader fills it). Power-on,
- * every restart and every reset come here while word 0 is the loader's:
+ * every restart of the core come here while word 0 is the loader's:
  * a fresh stack, its state cleared, the loader from the start.
  */
     .section .text.start, "ax"
