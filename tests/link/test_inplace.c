@@ -2,7 +2,8 @@
  * test_inplace.c — the in-place loader (firmware/fw_inplace.c: what an HX8K
  * built with LINK=1 boots) on the simulated SoC, `am-sim --link --loader
  * inplace.hex`, through the host library: its answers to every request
- * type, its counters (every frame accounted for), its refusals of bad loads
+ * type, its counters (every frame accounted for; a flood past the credit, a
+ * disconnect in mid-frame), its refusals of bad loads
  * and bad images -- after each the loader stays and answers -- and at the
  * end a good image, which runs without the link in lockstep until it halts.
  *
@@ -15,7 +16,9 @@
  */
 #define _DEFAULT_SOURCE
 #define _XOPEN_SOURCE 700
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/types.h>
@@ -34,6 +37,16 @@ static pid_t target = -1;
 static am_link *l;
 static uint8_t *img;
 static uint32_t img_n;
+static am_link_opts opts;
+
+/* The wire bytes of one frame (am_link_emit's output). */
+typedef struct wire { uint8_t b[200]; uint32_t n; } wire;
+static void wire_put(void *u, const uint8_t *p, uint32_t n)
+{
+    wire *w = u;
+    memcpy(w->b + w->n, p, n);
+    w->n += n;
+}
 
 static void on_alarm(int sig)
 {
@@ -93,12 +106,11 @@ TEST(hello_stats_and_exports)
         execl(sim_path, sim_path, "--link", port, "--link-div", "4", "--loader", loader_path, (char *)NULL);
         _exit(127);
     }
-    am_link_opts o;
-    am_link_opts_default(&o);
-    o.wait_ms = 10000;
-    o.timeout_ms = 2000;
-    o.on_console = on_console;
-    CHECK_EQ(am_link_open(port, &o, &l), AM_LINK_OK);
+    am_link_opts_default(&opts);
+    opts.wait_ms = 10000;
+    opts.timeout_ms = 2000;
+    opts.on_console = on_console;
+    CHECK_EQ(am_link_open(port, &opts, &l), AM_LINK_OK);
     am_word s[AM_LINK_NSTATS];
     CHECK(stats(s));
     CHECK(link_accounted(s));
@@ -161,6 +173,89 @@ TEST(garbage)
           a[AM_LINK_S_RX_CRC] + a[AM_LINK_S_RX_MALFORMED] + a[AM_LINK_S_RX_OVERSIZE]);
     CHECK_EQ(b[AM_LINK_S_ACKED], a[AM_LINK_S_ACKED]);
     CHECK(link_accounted(b));
+}
+
+/* A host that ignores the credit: a burst of LOAD frames (each takes the
+ * loader ~5 times longer than the line) overflows the FIFO; the bytes it
+ * drops are counted, the frames they broke are dropped and counted, every
+ * frame that arrived whole is acknowledged, and the loader goes on. */
+TEST(flood_ignoring_the_credit)
+{
+    alarm(60);
+    CHECK(l != NULL);
+    am_word a[AM_LINK_NSTATS], b[AM_LINK_NSTATS];
+    CHECK(stats(a));
+    static uint8_t burst[4096];
+    uint32_t nb = 0, nframes = 0;
+    uint8_t f[AM_LINK_HDR + 4 + AM_LINK_LOAD_CHUNK + AM_LINK_CRC];
+    while (nb + 100 < sizeof burst) {
+        am_link_put32(f + AM_LINK_HDR, 0);
+        memcpy(f + AM_LINK_HDR + 4, img, AM_LINK_LOAD_CHUNK);
+        wire w = { .n = 0 };
+        am_link_emit(f, AM_LINK_LOAD, 0x7000 + nframes, 4 + AM_LINK_LOAD_CHUNK, wire_put, &w);
+        memcpy(burst + nb, w.b, w.n);
+        nb += w.n;
+        nframes++;
+    }
+    int fd = am_link_fd(l);
+    uint32_t off = 0;
+    while (off < nb) {
+        ssize_t k = write(fd, burst + off, nb - off);
+        if (k > 0) off += (uint32_t)k;
+        else if (errno != EAGAIN && errno != EINTR) break;
+    }
+    CHECK_EQ(off, nb);
+    /* the answers, read here (the library does not know these seqs) */
+    static uint8_t rxbuf[AM_LINK_HDR + AM_LINK_OUT_MAX + AM_LINK_CRC];
+    am_link_rx rx;
+    am_link_rx_init(&rx, rxbuf, sizeof rxbuf);
+    uint32_t acked = 0, quiet = 0;
+    while (quiet < 20) {   /* until the loader has been quiet for 2 s */
+        struct pollfd pf = { fd, POLLIN, 0 };
+        if (poll(&pf, 1, 100) <= 0) { quiet++; continue; }
+        quiet = 0;
+        uint8_t buf[4096];
+        ssize_t k = read(fd, buf, sizeof buf);
+        for (ssize_t i = 0; i < k; i++)
+            if (am_link_rx_byte(&rx, buf[i]) == AM_LINK_RX_FRAME && am_link_rx_type(&rx) == AM_LINK_ACK &&
+                am_link_rx_seq(&rx) >= 0x7000 && am_link_rx_seq(&rx) < 0x7000 + nframes)
+                acked++;
+    }
+    CHECK_EQ(am_link_sync(l), AM_LINK_OK);    /* the library's credit again */
+    CHECK(stats(b));
+    CHECK(link_accounted(b));
+    CHECK(b[AM_LINK_S_FIFO_LOST] > a[AM_LINK_S_FIFO_LOST]);
+    CHECK(acked > 0);
+    CHECK(acked < nframes);                   /* some were lost with the bytes */
+    CHECK_EQ(b[AM_LINK_S_ACKED] - a[AM_LINK_S_ACKED], acked);
+    CHECK(b[AM_LINK_S_RX_CRC] + b[AM_LINK_S_RX_MALFORMED] + b[AM_LINK_S_RX_OVERSIZE] >
+          a[AM_LINK_S_RX_CRC] + a[AM_LINK_S_RX_MALFORMED] + a[AM_LINK_S_RX_OVERSIZE]);
+    printf("     %u LOAD frames at once: %u acknowledged, %u bytes lost by the FIFO\n", nframes, acked,
+           (unsigned)(b[AM_LINK_S_FIFO_LOST] - a[AM_LINK_S_FIFO_LOST]));
+}
+
+/* A host that goes away in the middle of a frame: the next host's first
+ * delimiter ends it (one broken frame), and the loader goes on. */
+TEST(disconnect_mid_frame)
+{
+    alarm(60);
+    CHECK(l != NULL);
+    am_word a[AM_LINK_NSTATS], b[AM_LINK_NSTATS];
+    CHECK(stats(a));
+    uint8_t f[AM_LINK_HDR + 4 + AM_LINK_LOAD_CHUNK + AM_LINK_CRC];
+    am_link_put32(f + AM_LINK_HDR, 0);
+    memcpy(f + AM_LINK_HDR + 4, img, AM_LINK_LOAD_CHUNK);
+    wire w = { .n = 0 };
+    am_link_emit(f, AM_LINK_LOAD, 0x2222, 4 + AM_LINK_LOAD_CHUNK, wire_put, &w);
+    CHECK_EQ(am_link_write_raw(l, w.b, w.n / 2), AM_LINK_OK);
+    sleep_ms(200);     /* taken by the machine (a new host's open discards the unsent) */
+    am_link_close(l);
+    l = NULL;
+    CHECK_EQ(am_link_open(port, &opts, &l), AM_LINK_OK);
+    CHECK(stats(b));
+    CHECK(link_accounted(b));
+    CHECK_EQ(b[AM_LINK_S_RX_MALFORMED] + b[AM_LINK_S_RX_CRC] - a[AM_LINK_S_RX_MALFORMED] - a[AM_LINK_S_RX_CRC], 1);
+    CHECK_EQ(b[AM_LINK_S_ACKED], a[AM_LINK_S_ACKED]);
 }
 
 /* Chunks in order from 0 only; a retry of the last one is answered, not
