@@ -7,10 +7,13 @@
  * receives.
  *
  * It serves the loading half of the link's protocol: the same frames and
- * answers as the link service (lib/am_link_service.c), from code of its own
- * small enough to leave the RAM to the image -- the service, its operations
- * and the general codec (lib/am_link_wire.c) are ~4 KB -- with the shared
- * definitions and the shared CRC, bit at a time (AM_LINK_CRC_SMALL):
+ * answers as the link service (lib/am_link_service.c), whose code with its
+ * operations (~4 KB) would leave the image too little RAM. What it shares:
+ * the wire's definitions, the receiving decoder (am_link_rx_byte) and the
+ * CRC, bit at a time (AM_LINK_CRC_SMALL; lib/am_link_wire.c), and the rule
+ * for a good image (fw_image_check, as the link's loader). Its own: the
+ * request handling below, and an encoder for its frames, all shorter than
+ * a COBS block (112 bytes less than the general am_link_emit):
  *
  *   HELLO, SYNC, STATS, EXPORTS   answered (nothing exported; the machine's
  *                                 counters 0 but FIFO_LOST: no program runs)
@@ -37,8 +40,8 @@
  * loader remembers only the last request it carried out; its retry gets the
  * ACK again and nothing is written twice out of order.
  */
-#include "am_link_wire.h"
 #include "fw.h"
+#include "fw_image.h"
 
 #if FW_INPLACE
 
@@ -50,6 +53,10 @@ extern uint8_t __load_max[], __ram_top[];
 #define RAM_TOP ((uint32_t)(uintptr_t)__ram_top)
 #define WORD0 (*(volatile uint32_t *)__ram)
 
+_Static_assert(AM_LINK_S_RX_MALFORMED == AM_LINK_S_RX_CRC + AM_LINK_RX_MALFORMED - AM_LINK_RX_CRC &&
+               AM_LINK_S_RX_OVERSIZE == AM_LINK_S_RX_CRC + AM_LINK_RX_OVERSIZE - AM_LINK_RX_CRC,
+               "a drop counter per receive result, in order");
+
 #define IN_BYTES (AM_LINK_HDR + AM_LINK_IN_MAX + AM_LINK_CRC)
 #define OUT_BYTES (AM_LINK_HDR + 4u * (1u + AM_LINK_NSTATS) + AM_LINK_CRC)
 /* every frame the loader sends is one COBS block: no 0xFF code */
@@ -60,9 +67,7 @@ _Static_assert(OUT_BYTES < 254u, "the loader's frames are shorter than a COBS bl
 static struct {
     uint32_t in[IN_BYTES / 4];       /* the frame being received, decoded */
     uint32_t out[OUT_BYTES / 4];     /* the frame being sent */
-    uint32_t len;                    /* bytes of in decoded so far */
-    uint32_t code, left;             /* the COBS block's code (0: none yet), its bytes left */
-    uint32_t over;                   /* more than IN_BYTES: dropped at the delimiter */
+    am_link_rx rx;                   /* the shared decoder, into in */
     uint32_t jump0;                  /* word 0 as the loader found it: the jump here */
     uint32_t word0;                  /* the image's word 0, held until START */
     uint32_t next;                   /* the image offset expected next */
@@ -81,7 +86,8 @@ static void put(uint32_t b)
 }
 
 /* Send L.out as a frame of n payload bytes: header, CRC, COBS (one block
- * per 0x00), the delimiter. */
+ * per 0x00: no frame here reaches 254 bytes, so no 0xFF block), the
+ * delimiter. */
 static void emit(uint32_t type, uint32_t seq, uint32_t n)
 {
     uint8_t *f = (uint8_t *)L.out;
@@ -142,28 +148,17 @@ static int load(uint32_t len)
     return AM_LINK_OK;
 }
 
-/* START [size]: the image where it lies, its word 0 put back -- its header,
- * size and CRC (as am_image_check), a boot behavior of its own table, a
- * stack within the RAM -- or word 0 taken out again. */
+/* START [size]: the image where it lies, its word 0 put back, checked as
+ * every loader checks one (fw_image_check) -- or word 0 taken out again. */
 static int start(uint32_t len, uint32_t *problem)
 {
     if (len != 4) return AM_LINK_E_BAD_LENGTH;
     uint32_t size = L.in[1], next = L.next;
     L.next = 0;   /* whatever comes of it, the next image starts at 0 */
     if (size != next) return AM_LINK_E_LOAD_ORDER;
-    volatile uint32_t *h = __ram;
-    h[0] = L.word0;
-    int r = AM_LINK_E_BAD_IMAGE;
-    uint32_t crc = h[3];
-    h[3] = 0;
-    if (size < 4 * AM_IMAGE_HDR_WORDS || h[1] != AM_IMAGE_MAGIC) *problem = AM_LINK_IMAGE_MAGIC;
-    else if (h[2] != size || size % 4 != 0) *problem = AM_LINK_IMAGE_SIZE;
-    else if (am_crc32(0, (const uint8_t *)__ram, size) != crc) *problem = AM_LINK_IMAGE_CRC;
-    else if (h[FW_HDR_BOOT] < AM_BEH_FIRST_USER || h[FW_HDR_BOOT] >= h[FW_HDR_BOOT - 1]) *problem = AM_LINK_IMAGE_BOOT;
-    else if (h[FW_HDR_BSS_END - 1] > RAM_TOP || h[FW_HDR_BSS_END] > h[FW_HDR_BSS_END - 1]) r = AM_LINK_E_TOO_BIG;
-    else r = AM_LINK_OK;
-    h[3] = crc;
-    if (r != AM_LINK_OK) h[0] = L.jump0;
+    WORD0 = L.word0;
+    int r = fw_image_check((const uint8_t *)__ram, size, LOAD_MAX, RAM_TOP, problem);
+    if (r != AM_LINK_OK) WORD0 = L.jump0;
     return r;
 }
 
@@ -238,39 +233,19 @@ static void handle(uint32_t len)
     }
 }
 
-/* One byte from the host: COBS decoding (as am_link_rx_byte), and at the
- * delimiter the frame counted once and handled or dropped. */
+/* One byte from the host, decoded by the shared codec (am_link_rx_byte);
+ * at the delimiter the frame is counted once and handled or dropped. */
 static void byte(uint32_t b)
 {
-    uint8_t *buf = (uint8_t *)L.in;
-    if (b != 0) {
-        if (L.left == 0) {
-            /* a code byte: the block before it stood for a 0x00 too unless full */
-            if (L.code != 0 && L.code != 0xFF) {
-                if (L.len < IN_BYTES) buf[L.len++] = 0;
-                else L.over = 1;
-            }
-            L.code = b;
-            L.left = b - 1;
-        } else {
-            if (L.len < IN_BYTES) buf[L.len++] = (uint8_t)b;
-            else L.over = 1;
-            L.left--;
-        }
-        return;
+    int r = am_link_rx_byte(&L.rx, (uint8_t)b);
+    if (r == AM_LINK_RX_MORE) return;
+    ST(RX_FRAMES)++;
+    if (r == AM_LINK_RX_FRAME) {
+        ST(RX_OK)++;
+        handle(am_link_rx_len(&L.rx));
+    } else {
+        L.st[AM_LINK_S_RX_CRC + (uint32_t)(r - AM_LINK_RX_CRC)]++;
     }
-    if (L.code != 0) {   /* not an empty frame */
-        uint32_t n = L.len;
-        ST(RX_FRAMES)++;
-        if (L.over) ST(RX_OVERSIZE)++;
-        else if (L.left != 0 || n < AM_LINK_HDR + AM_LINK_CRC) ST(RX_MALFORMED)++;
-        else if (am_crc32(0, buf, n - AM_LINK_CRC) != am_link_get32(buf + n - AM_LINK_CRC)) ST(RX_CRC)++;
-        else {
-            ST(RX_OK)++;
-            handle(n - AM_LINK_HDR - AM_LINK_CRC);
-        }
-    }
-    L.len = L.code = L.left = L.over = 0;
 }
 
 /* Power-on and every restart (inplace.S): the loader afresh. */
@@ -279,6 +254,7 @@ void fw_inplace_main(void)
     uint32_t cfg = SYS(SYS_LINK);
     if (cfg & SYS_LINK_DIV) UART(UART_DIV) = (cfg & SYS_LINK_DIV) >> SYS_LINK_DIV_LSB;
     L.jump0 = WORD0;
+    am_link_rx_init(&L.rx, (uint8_t *)L.in, sizeof L.in);
     say_waiting();
     for (;;) {
         uint32_t b = UART(UART_RXDATA);
