@@ -119,7 +119,7 @@ host: deps $(BUILD)/host/am-run $(BUILD)/host/am-link
 
 # Tests link the runtime and library; a test of a program folder's programs
 # names the folder (LT_PROGRAMS below) and links its set alone.
-$(BUILD)/tests/%: tests/%.c tests/t.h $(wildcard tests/lib/*.h) $(BUILD)/host-san/libam.a
+$(BUILD)/tests/%: tests/%.c tests/t.h $(wildcard tests/lib/*.h tests/link/*.h) $(BUILD)/host-san/libam.a
 	@mkdir -p $(dir $@)
 	$(if $(LT_PROGRAMS),@$(call am_progsets_c,$@-progsets.c,$(LT_PROGRAMS)))
 	$(CC) $(CFLAGS_SAN) -Itests $(if $(LT_PROGRAMS),-I$(LT_PROGRAMS) -DLT_PROGRAMS) $< \

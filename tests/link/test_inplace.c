@@ -16,7 +16,6 @@
  */
 #define _DEFAULT_SOURCE
 #define _XOPEN_SOURCE 700
-#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,6 +27,7 @@
 
 #include "am_link.h"
 #include "link_accounts.h"
+#include "link_raw.h"
 #include "t.h"
 
 static const char *sim_path, *loader_path, *image_path, *workdir;
@@ -38,15 +38,6 @@ static am_link *l;
 static uint8_t *img;
 static uint32_t img_n;
 static am_link_opts opts;
-
-/* The wire bytes of one frame (am_link_emit's output). */
-typedef struct wire { uint8_t b[200]; uint32_t n; } wire;
-static void wire_put(void *u, const uint8_t *p, uint32_t n)
-{
-    wire *w = u;
-    memcpy(w->b + w->n, p, n);
-    w->n += n;
-}
 
 static void on_alarm(int sig)
 {
@@ -198,13 +189,7 @@ TEST(flood_ignoring_the_credit)
         nframes++;
     }
     int fd = am_link_fd(l);
-    uint32_t off = 0;
-    while (off < nb) {
-        ssize_t k = write(fd, burst + off, nb - off);
-        if (k > 0) off += (uint32_t)k;
-        else if (errno != EAGAIN && errno != EINTR) break;
-    }
-    CHECK_EQ(off, nb);
+    CHECK_EQ(write_all(fd, burst, nb), nb);
     /* the answers, read here (the library does not know these seqs) */
     static uint8_t rxbuf[AM_LINK_HDR + AM_LINK_OUT_MAX + AM_LINK_CRC];
     am_link_rx rx;

@@ -34,6 +34,7 @@
 
 #include "am_link.h"
 #include "link_accounts.h"
+#include "link_raw.h"
 #include "t.h"
 
 enum { ECHO = 0, COUNTER = 1, SLOW = 2 };
@@ -215,14 +216,6 @@ static uint32_t rnd(void)
     return rng;
 }
 
-/* The wire bytes of one frame. */
-typedef struct wire { uint8_t b[600]; uint32_t n; } wire;
-static void wire_put(void *u, const uint8_t *p, uint32_t n)
-{
-    wire *w = u;
-    memcpy(w->b + w->n, p, n);
-    w->n += n;
-}
 static void frame_words(wire *w, uint32_t type, uint32_t seq, uint32_t n, const am_word *words)
 {
     uint8_t f[AM_LINK_HDR + 4 * 64 + AM_LINK_CRC];
@@ -575,13 +568,7 @@ TEST(flood_ignoring_the_credit)
         nframes++;
     }
     int fd = am_link_fd(l);
-    uint32_t off = 0;
-    while (off < nb) {
-        ssize_t k = write(fd, burst + off, nb - off);
-        if (k > 0) off += (uint32_t)k;
-        else if (errno != EAGAIN && errno != EINTR) break;
-    }
-    CHECK_EQ(off, nb);
+    CHECK_EQ(write_all(fd, burst, nb), nb);
     /* the answers, read here (the library does not know these seqs) */
     static uint8_t rxbuf[AM_LINK_HDR + AM_LINK_OUT_MAX + AM_LINK_CRC];
     am_link_rx rx;
