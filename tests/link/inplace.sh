@@ -28,18 +28,8 @@ while read -r v name; do
 done < <(grep -E '^(ok|FAIL) ' <<< "$out" | sed -E 's/^(ok|FAIL) +/\1 /')
 grep -qE '^link-inplace: [0-9]+ passed, 0 failed$' <<< "$out" || { bad "test_inplace" "$(tail -c 600 <<< "$out")"; }
 
-P=$W/port
-timeout 300 "$SIM" --link "$P" --link-div 4 --loader "$LOADER" > "$W/target.log" 2>&1 &
-SIMPID=$!; pids+=($SIMPID)
-for i in $(seq 100); do [ -e "$P" ] && break; sleep 0.1; done
-
-expect "the loader answers STATS" 0 "^RX_FRAMES +[0-9]+$" $LINK --port "$P" stats
-out=$(T $LINK --port "$P" send 0 1 2 2>&1); rc=$?
-if [ $rc -eq 1 ] && grep -qx "am-link: the machine runs no program: its loader waits for an image (am-link load FILE, make load)" \
-     <<< "$out" && grep -q "^loader: no program; waiting for an image" <<< "$out"; then
-  ok "no program: a send is refused, and the loader says so"
-else bad "no program: a send is refused, and the loader says so" "exit $rc: $(head -c 300 <<< "$out")"; fi
-expect "nothing exported" 0 "^\(nothing exported\)$" $LINK --port "$P" exports
+loader_sim "$LOADER"
+loader_waits
 # counter-serialized, the HX8K's default demo, is larger than the loader leaves
 TMO=180 expect "make load BOARD=hx8k: a program too big for the loader is refused, before anything is sent" 2 \
   "^make load: counter-serialized's HX8K image is [0-9]+ bytes; the in-place loader takes up to $MAX " \

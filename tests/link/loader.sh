@@ -8,26 +8,11 @@
 # SHUTDOWN. Every
 # command is bounded by a timeout. Prints "link-loader: N passed, N failed".
 . tests/link/suite.sh loader 30
-SIM=$B/sim/am-sim
 
-P=$W/port
-timeout 600 "$SIM" --link "$P" --link-div 4 --loader "$B/loader/rv32im/loader.hex" > "$W/target.log" 2>&1 &
-SIMPID=$!; pids+=($SIMPID)
-for i in $(seq 100); do [ -e "$P" ] && break; sleep 0.1; done
-
-expect "the loader answers STATS" 0 "^RX_FRAMES +[0-9]+$" $LINK --port "$P" stats
-# refused, and the loader's console line before the refusal (am-link prints
-# the machine's console output on stderr while it waits)
-out=$(T $LINK --port "$P" send 0 1 2 2>&1); rc=$?
-if [ $rc -eq 1 ] && grep -qx "am-link: the machine runs no program: its loader waits for an image (am-link load FILE, make load)" \
-     <<< "$out"; then ok "no program: a send is refused"
-else bad "no program: a send is refused" "exit $rc: $(head -c 300 <<< "$out")"; fi
-if grep -q "^loader: no program; waiting for an image" <<< "$out"; then ok "the loader says so on the console"
-else bad "the loader says so on the console" "$(head -c 300 <<< "$out")"; fi
+loader_sim "$B/loader/rv32im/loader.hex"
+loader_waits
 
 IMG=$B/programs/tests/link/prog/fw/fw.hex
-expect "no program: an ask is refused" 1 "^am-link: the machine runs no program" $LINK --port "$P" ask 0 1
-expect "nothing exported" 0 "^\(nothing exported\)$" $LINK --port "$P" exports
 # an image whose header claims more than the load buffer holds: refused at
 # its first chunk (a CRC mismatch is refused the same way, after the last:
 # tests/link/cli.sh, test_link.c)

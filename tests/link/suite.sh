@@ -29,6 +29,31 @@ expect() {
   else bad "$name" "exit $r, expected $rc and /$pat/: $(head -c 300 <<< "$out")"; fi
 }
 
+# loader_sim LOADER: the simulated SoC booting a loader's image LOADER, its
+# link at P ($W/port), in the background (SIMPID), once P is there
+loader_sim() {
+  P=$W/port
+  timeout 600 "$B/sim/am-sim" --link "$P" --link-div 4 --loader "$1" > "$W/target.log" 2>&1 &
+  SIMPID=$!; pids+=($SIMPID)
+  for i in $(seq 100); do [ -e "$P" ] && break; sleep 0.1; done
+}
+
+# loader_waits: what a loader at P answers while no program runs -- its
+# counters, a send refused after its console line (am-link prints the
+# machine's console output on stderr while it waits), an ask refused,
+# nothing exported
+loader_waits() {
+  expect "the loader answers STATS" 0 "^RX_FRAMES +[0-9]+$" $LINK --port "$P" stats
+  out=$(T $LINK --port "$P" send 0 1 2 2>&1); rc=$?
+  if [ $rc -eq 1 ] && grep -qx "am-link: the machine runs no program: its loader waits for an image (am-link load FILE, make load)" \
+       <<< "$out"; then ok "no program: a send is refused"
+  else bad "no program: a send is refused" "exit $rc: $(head -c 300 <<< "$out")"; fi
+  if grep -q "^loader: no program; waiting for an image" <<< "$out"; then ok "the loader says so on the console"
+  else bad "the loader says so on the console" "$(head -c 300 <<< "$out")"; fi
+  expect "no program: an ask is refused" 1 "^am-link: the machine runs no program" $LINK --port "$P" ask 0 1
+  expect "nothing exported" 0 "^\(nothing exported\)$" $LINK --port "$P" exports
+}
+
 # the suite's last line, and its exit status
 verdict() {
   echo "link-$SUITE: $pass passed, $fail failed"
