@@ -463,7 +463,7 @@ module am_actor_unit #(
   am_gc #(.SLOT_W(SLOT_W), .TABLE_SLOTS(TABLE_SLOTS), .BEH_W(BEH_W), .META_W(META_W),
           .QAW(QUEUE_AW), .MSG_WORDS(MSG_WORDS), .STATE_WORDS(STATE_WORDS), .HDR_W(HDR_W)) u_gc (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(d_gc), .done_o(g_done),
-    .reclaimed_o(g_reclaimed), .next_i(t_next),
+    .reclaimed_o(g_reclaimed), .spawn_i(t_spawn), .spawn_slot_i(p_slot_q), .next_i(t_next),
     .meta_raddr_o(g_meta_raddr), .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),
     .meta_we_o(g_meta_we), .meta_wdata_o(g_meta_wdata), .meta_waddr_o(g_meta_waddr),
     .st_raddr_o(g_st_raddr), .st_rdata_i(st_rdata),

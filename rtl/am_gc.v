@@ -1,15 +1,17 @@
 // am_gc — the garbage collector of the actor unit: stop-the-world mark and
 // sweep between two transactions (docs/gc.md).
 //
-// Owns: the collector's sequencer and its counters of the run in progress.
+// Owns: the collector's sequencer, its counters of the run in progress, and
+// the bound of the root scan: 1 + the highest slot a SPAWN ever took.
 // It borrows, while the dispatcher is in its GC state (and only then), the
 // table's meta and state read ports, the meta write port, the free stack (as
 // the mark stack, then rebuilt by the sweep) and the queue's read ports.
 //
 // Promises (the reference runtime's gc_collect, host/am_rt.c, step by step):
-// * Roots, in this order: every pinned live slot (slots 0 .. next-1), the
-//   fault handler word, every queued event from head to tail (its target,
-//   then its message words below its length). A word marks the actor it
+// * Roots, in this order: every pinned live slot (slots 0 .. the highest
+//   slot a SPAWN ever took), the fault handler word, every queued event
+//   from head to tail (its target, then its message words below its
+//   length). A word marks the actor it
 //   refers to when it is a valid reference: slot inside the table, slot used
 //   (below next) and live, generation equal. Marked slots are pushed on the
 //   mark stack; popping one scans its state words below its state length.
@@ -21,9 +23,13 @@
 //   unit writes new meta words with mark = 0).
 // * done_o pulses for one cycle at the end, with reclaimed_o valid; the
 //   queue's read ports are back on head/current in that cycle.
-// * Cycles: 2 per used slot for the pinned-root scan and again for the
-//   sweep, 2 per candidate word plus 2 per queued event, 2 per state word
-//   read, 2 per marked actor (see docs/gc.md for the measured figures).
+// * Cycles, one pipelined pass per phase (docs/gc.md, its cycle table): the root
+//   scan reads a slot while it decides the one before, 1 per slot below the
+//   highest slot ever spawned + 1 (only a SPAWN pins, so no pinned slot lies
+//   above it); each candidate word takes 2 (meta read, decision), while its
+//   source -- the queue or the state RAM -- already reads the next word;
+//   4 per queued event besides its message words, 2 per marked actor besides
+//   its state words (3 when it has any); the sweep 1 per used slot.
 `default_nettype none
 `include "am_defs.vh"
 
@@ -42,6 +48,9 @@ module am_gc #(
   input  wire                  start_i,     // the dispatcher waits in its GC state
   output wire                  done_o,
   output reg  [SLOT_W:0]       reclaimed_o,
+  // a SPAWN writes its slot's meta word (pinned) in this cycle
+  input  wire                  spawn_i,
+  input  wire [SLOT_W-1:0]     spawn_slot_i,
   // table: meta
   input  wire [SLOT_W:0]       next_i,
   output reg  [SLOT_W-1:0]     meta_raddr_o,
@@ -75,17 +84,27 @@ module am_gc #(
   localparam integer SIW  = $clog2(STATE_WORDS);
   localparam integer MIW  = $clog2(MSG_WORDS);
 
-  localparam [4:0] G_IDLE = 5'd0, G_PIN_RD = 5'd1, G_PIN_EV = 5'd2, G_C_RD = 5'd3,
-                   G_C_EV = 5'd4, G_Q_HDR = 5'd5, G_Q_HDRW = 5'd6, G_Q_MSG = 5'd7,
-                   G_Q_MSGW = 5'd8, G_POP = 5'd9, G_T_METAW = 5'd10, G_T_ST = 5'd11,
-                   G_T_STW = 5'd12, G_SW_RD = 5'd13, G_SW_EV = 5'd14, G_DONE = 5'd15,
-                   G_START = 5'd16;
+  // G_PIN and G_SW are pipelined scans: each cycle reads slot s_q and
+  // decides slot p_q, read the cycle before (G_PIN_RD / G_SW_RD prime them).
+  // G_C_RD reads the candidate's meta word, G_C_EV decides it and takes the
+  // next word of its source, which the source's RAM has been reading since
+  // G_C_RD.
+  localparam [3:0] G_IDLE = 4'd0, G_START = 4'd1, G_PIN_RD = 4'd2, G_PIN = 4'd3,
+                   G_C_RD = 4'd4, G_C_EV = 4'd5, G_Q_HDR = 4'd6, G_Q_HDRW = 4'd7,
+                   G_POP = 4'd8, G_T_META = 4'd9, G_T_ST0 = 4'd10, G_SW_RD = 4'd11,
+                   G_SW = 4'd12, G_DONE = 4'd13;
+  // where the candidate word came from (what follows its decision)
+  localparam [1:0] SRC_FH = 2'd0, SRC_Q = 2'd1, SRC_ST = 2'd2;
 
-  reg [4:0]        g_q, ret_q;
-  reg [SLOT_W-1:0] s_q, cur_q;
+  reg [3:0]        g_q;
+  reg [1:0]        src_q;
+  reg [SLOT_W-1:0] s_q, p_q, cur_q;
   reg [QAW-1:0]    e_q;
   reg [3:0]        i_q, n_q;
-  reg [31:0]       cand_q;
+  reg [15:0]       cgen_q;     // the candidate word's generation and slot
+  reg [SLOT_W-1:0] cslot_q;
+  reg              cin_q;      // the candidate may be a reference (cand_in, registered)
+  reg [SLOT_W-1:0] pin_top_q;  // the highest slot a SPAWN took (the console's: 0)
 
   // meta fields
   wire [15:0] m_gen  = meta_rdata_i[`AM_META_GEN_LSB +: `AM_META_GEN_W];
@@ -94,12 +113,33 @@ module am_gc #(
   wire        m_pin  = meta_rdata_i[`AM_META_PIN];
   wire        m_mark = meta_rdata_i[`AM_META_MARK];
 
-  // the candidate word: a reference to a slot inside the table?
-  wire [SLOT_W-1:0] c_slot = cand_q[SLOT_W-1:0];
-  wire c_inrange = (cand_q[15:SLOT_W] == 0) && ({1'b0, c_slot} < TABLE_SLOTS[SLOT_W:0]);
-  wire c_mark    = meta_used_i && m_live && (m_gen == cand_q[31:16]) && !m_mark;
+  // A word may be a reference when its slot is inside the table and its
+  // generation is not 0 (no slot ever has generation 0: semantics.md,
+  // "Allocation"). The next candidate is judged as it is taken.
+  function automatic cand_in(input [31:0] w);
+    cand_in = (w[31:16] != 16'd0) && (w[15:SLOT_W] == 0) &&
+              ({1'b0, w[SLOT_W-1:0]} < TABLE_SLOTS[SLOT_W:0]);
+  endfunction
+  wire [SLOT_W-1:0] c_slot = cslot_q;
+  // The header as the unit packs it: {generation, slot, length}.
+  wire [31:0] h_ref = {q_hdr_i[`AM_HDR_GEN_LSB +: `AM_HDR_GEN_W], {(16-SLOT_W){1'b0}}, q_hdr_i[`AM_HDR_SLOT_LSB +: `AM_HDR_SLOT_W]};
+  wire c_mark = cin_q && meta_used_i && m_live && (m_gen == cgen_q) && !m_mark;
 
-  wire [SLOT_W:0] s_next = {1'b0, s_q} + 1'b1;
+  // The root scan ends at pin_top, which stays below next: a SPAWN
+  // allocates below next, and only between transactions, so no abort's
+  // restore takes next back below it. (A slot it reads at or above next
+  // would not be used, and is not marked.)
+  wire            unused_next = next_i[SLOT_W];   // the sweep's first slot: next - 1, its low bits
+  wire            pin_last = (p_q == pin_top_q);
+
+  // The next candidate word: the fault handler's after the root scan, an
+  // event's target from its header, else the next word of the source, read
+  // since G_C_RD or G_T_META (the queue's or the state RAM's).
+  wire        more  = (i_q != n_q);
+  wire [31:0] src_w = (src_q == SRC_Q) ? q_data_i : st_rdata_i;
+  wire [31:0] nxt_w = (g_q == G_PIN) ? fh_i : (g_q == G_Q_HDRW) ? h_ref : src_w;
+  wire        load_c = ((g_q == G_PIN) && pin_last) || (g_q == G_Q_HDRW) || (g_q == G_T_ST0) ||
+                       ((g_q == G_C_EV) && (src_q != SRC_FH) && more);
 
   // The write enables depend on the state alone: in the three states that
   // may mark, reclaim or push, the meta word is always written (back
@@ -108,12 +148,12 @@ module am_gc #(
   // the data and the stack pointer's move depend on the meta word read.
   // (On the ECP5 the decision, from the meta RAM's output, was the critical
   // path when it also drove the write enables.)
-  wire ev = (g_q == G_PIN_EV) || (g_q == G_C_EV) || (g_q == G_SW_EV);
+  wire ev = (g_q == G_PIN) || (g_q == G_C_EV) || (g_q == G_SW);
   assign stk_we_o    = ev;
   assign done_o      = (g_q == G_DONE);
   assign stk_clear_o = (g_q == G_START);
   assign stk_pop_o   = (g_q == G_POP) && stk_nonempty_i && stk_ready_i;
-  assign q_sel_o     = (g_q == G_Q_HDR) || (g_q == G_Q_MSG);
+  assign q_sel_o     = (src_q == SRC_Q);
   assign q_off_o     = e_q;
   assign q_idx_o     = i_q[MIW-1:0];
   assign st_raddr_o  = {cur_q, i_q[SIW-1:0]};
@@ -121,14 +161,14 @@ module am_gc #(
   always @(*) begin
     meta_raddr_o    = s_q;
     meta_we_o       = ev;
-    meta_waddr_o    = s_q;
+    meta_waddr_o    = p_q;
     meta_wdata_o    = meta_rdata_i;
     stk_push_o      = 1'b0;
-    stk_push_slot_o = s_q;
+    stk_push_slot_o = p_q;
     case (g_q)
       G_C_RD: meta_raddr_o = c_slot;
       G_POP:  meta_raddr_o = stk_top_i;
-      G_PIN_EV: if (m_live && m_pin) begin
+      G_PIN: if (meta_used_i && m_live && m_pin) begin
         meta_wdata_o[`AM_META_MARK] = 1'b1;
         stk_push_o = 1'b1;
       end
@@ -140,7 +180,7 @@ module am_gc #(
           stk_push_o = 1'b1;
         end
       end
-      G_SW_EV: begin
+      G_SW: begin
         if (m_live) begin
           meta_wdata_o[`AM_META_MARK] = 1'b0;
           if (!m_mark) begin
@@ -156,76 +196,77 @@ module am_gc #(
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      g_q <= G_IDLE;
+      g_q      <= G_IDLE;
+      src_q    <= SRC_FH;
+      pin_top_q <= {SLOT_W{1'b0}};
     end else begin
+      if (spawn_i && spawn_slot_i > pin_top_q) pin_top_q <= spawn_slot_i;
       case (g_q)
         G_IDLE:   if (start_i) g_q <= G_START;
         G_START:  g_q <= G_PIN_RD;
-        G_PIN_RD: g_q <= G_PIN_EV;
-        G_PIN_EV: g_q <= (s_next == next_i) ? G_C_RD : G_PIN_RD;   // then the handler word
-        G_C_RD:   g_q <= c_inrange ? G_C_EV : ret_q;
-        G_C_EV:   g_q <= ret_q;
+        G_PIN_RD: g_q <= G_PIN;
+        G_PIN:    if (pin_last) g_q <= G_C_RD;                 // then the handler word
+        G_C_RD:   g_q <= G_C_EV;
+        G_C_EV:   case (src_q)
+                    SRC_FH:  g_q <= G_Q_HDR;
+                    SRC_Q:   g_q <= more ? G_C_RD : G_Q_HDR;
+                    default: g_q <= more ? G_C_RD : G_POP;
+                  endcase
         G_Q_HDR:  g_q <= (e_q == q_count_i) ? G_POP : G_Q_HDRW;
         G_Q_HDRW: g_q <= G_C_RD;
-        G_Q_MSG:  g_q <= (i_q == n_q) ? G_Q_HDR : G_Q_MSGW;
-        G_Q_MSGW: g_q <= G_C_RD;
         G_POP:    if (!stk_nonempty_i) g_q <= G_SW_RD;
-                  else if (stk_ready_i) g_q <= G_T_METAW;
-        G_T_METAW: g_q <= G_T_ST;
-        G_T_ST:   g_q <= (i_q == n_q) ? G_POP : G_T_STW;
-        G_T_STW:  g_q <= G_C_RD;
-        G_SW_RD:  g_q <= G_SW_EV;
-        G_SW_EV:  g_q <= (s_q == {SLOT_W{1'b0}}) ? G_DONE : G_SW_RD;
+                  else if (stk_ready_i) g_q <= G_T_META;
+        G_T_META: g_q <= (m_slen == 4'd0) ? G_POP : G_T_ST0;
+        G_T_ST0:  g_q <= G_C_RD;
+        G_SW_RD:  g_q <= G_SW;
+        G_SW:     if (p_q == {SLOT_W{1'b0}}) g_q <= G_DONE;
         G_DONE:   g_q <= G_IDLE;
         default:  g_q <= G_IDLE;
+      endcase
+      case (g_q)
+        G_START: src_q <= SRC_FH;
+        G_C_EV:  if (src_q == SRC_FH) src_q <= SRC_Q;
+        G_Q_HDR: if (e_q == q_count_i) src_q <= SRC_ST;
+        default: ;
       endcase
     end
   end
 
-  // The header as the unit packs it: {generation, slot, length}.
-  wire [31:0] h_ref = {q_hdr_i[`AM_HDR_GEN_LSB +: `AM_HDR_GEN_W], {(16-SLOT_W){1'b0}}, q_hdr_i[`AM_HDR_SLOT_LSB +: `AM_HDR_SLOT_W]};
-
   always @(posedge clk_i) begin
+    if (load_c) begin
+      {cgen_q, cslot_q} <= {nxt_w[31:16], nxt_w[SLOT_W-1:0]};
+      cin_q <= cand_in(nxt_w);
+    end
     case (g_q)
       G_START: begin
         s_q         <= {SLOT_W{1'b0}};
         reclaimed_o <= {(SLOT_W+1){1'b0}};
       end
-      G_PIN_EV: begin
-        s_q <= s_next[SLOT_W-1:0];
-        if (s_next == next_i) begin
-          cand_q <= fh_i;
-          ret_q  <= G_Q_HDR;
-          e_q    <= {QAW{1'b0}};
-        end
+      G_PIN_RD, G_PIN: begin
+        p_q <= s_q;
+        s_q <= s_q + 1'b1;
+        e_q <= {QAW{1'b0}};
       end
-      G_Q_MSG: if (i_q == n_q) e_q <= e_q + 1'b1;
+      G_C_EV: begin
+        if (src_q == SRC_Q && !more) e_q <= e_q + 1'b1;   // the event's last word: the next event
+        if (load_c) i_q <= i_q + 1'b1;
+      end
       G_Q_HDRW: begin
-        cand_q <= h_ref;
-        n_q    <= q_hdr_i[`AM_HDR_LEN_LSB +: `AM_HDR_LEN_W];
-        i_q    <= 4'd0;
-        ret_q  <= G_Q_MSG;
-      end
-      G_Q_MSGW: begin
-        cand_q <= q_data_i;
-        i_q    <= i_q + 1'b1;
+        // the event's target first; its word 0 is read from G_C_RD on
+        n_q <= q_hdr_i[`AM_HDR_LEN_LSB +: `AM_HDR_LEN_W];
+        i_q <= 4'd0;
       end
       G_POP: begin
         cur_q <= stk_top_i;
-        if (!stk_nonempty_i) s_q <= next_i[SLOT_W-1:0] - 1'b1;   // next >= 1
+        i_q   <= 4'd0;                                         // word 0 is read in G_T_META
+        if (!stk_nonempty_i) s_q <= next_i[SLOT_W-1:0] - 1'b1; // next >= 1
       end
-      G_T_METAW: begin
-        n_q   <= m_slen;
-        i_q   <= 4'd0;
-        ret_q <= G_T_ST;
-      end
-      G_T_STW: begin
-        cand_q <= st_rdata_i;
-        i_q    <= i_q + 1'b1;
-      end
-      G_SW_EV: begin
+      G_T_META: n_q <= m_slen;
+      G_T_ST0:  i_q <= 4'd1;
+      G_SW_RD, G_SW: begin
+        p_q <= s_q;
         s_q <= s_q - 1'b1;
-        if (m_live && !m_mark) reclaimed_o <= reclaimed_o + 1'b1;
+        if (g_q == G_SW && m_live && !m_mark) reclaimed_o <= reclaimed_o + 1'b1;
       end
       default: ;
     endcase
