@@ -38,10 +38,7 @@ expect "... and the loader stays" 1 "^am-link: the machine runs no program" $LIN
 TMO=180 expect "make load BOARD=hx8k: a program that fits runs, without the link" 0 \
   "^loaded .*/load/hx8k/fw.hex \([0-9]+ bytes\): the machine runs it without the link" \
   make --no-print-directory -s load BOARD=hx8k PROGRAM=demos NAME=lazy BUILD="$B" LOAD_PORT="$P"
-for i in $(seq 300); do kill -0 "$SIMPID" 2>/dev/null || break; sleep 0.1; done
-if wait "$SIMPID"; then ok "it ran to its halt: the simulator exited 0"; else bad "it ran to its halt: the simulator exited 0" "$(tail -5 "$W/target.log")"; fi
-if grep -q "^\[DEMO_LAZY\] link: .* 1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$" "$W/target.log"; then
-  ok "the loaded program ran in lockstep, its console compared, 0 divergences"
-else bad "the loaded program ran in lockstep, its console compared, 0 divergences" "$(tail -5 "$W/target.log")"; fi
+loader_ran 300 "the loaded program ran to its halt, its console compared" \
+  "^\[DEMO_LAZY\] link: .* 1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$"
 
 verdict

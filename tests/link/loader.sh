@@ -32,10 +32,6 @@ TMO=180 expect "make load BOARD=icebreaker: a good image runs" 0 "^loaded .*load
 expect "the loaded program exports its actors" 0 "^2 0x[0-9a-f]{8}$" $LINK --port "$P" exports
 expect "and answers an ask" 0 "^7 8 9$" $LINK --port "$P" ask 0 7 8 9
 expect "shutdown" 0 "^the target stops$" $LINK --port "$P" shutdown
-for i in $(seq 100); do kill -0 "$SIMPID" 2>/dev/null || break; sleep 0.1; done
-if wait "$SIMPID"; then ok "the simulator exited 0"; else bad "the simulator exited 0" "$(tail -5 "$W/target.log")"; fi
-if grep -q "1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$" "$W/target.log"; then
-  ok "the loaded program ran in lockstep, 0 divergences"
-else bad "the loaded program ran in lockstep, 0 divergences" "$(tail -5 "$W/target.log")"; fi
+loader_ran 100 "the loaded program, shut down" "1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$"
 
 verdict

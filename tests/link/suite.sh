@@ -54,6 +54,16 @@ loader_waits() {
   expect "nothing exported" 0 "^\(nothing exported\)$" $LINK --port "$P" exports
 }
 
+# loader_ran TENTHS WHAT PATTERN: the simulator started by loader_sim exits
+# within TENTHS tenths of a second with status 0, and its log has a line
+# matching PATTERN (grep's) -- the loaded program ran in lockstep (WHAT)
+loader_ran() {
+  for i in $(seq "$1"); do kill -0 "$SIMPID" 2>/dev/null || break; sleep 0.1; done
+  if wait "$SIMPID"; then ok "$2: the simulator exited 0"; else bad "$2: the simulator exited 0" "$(tail -5 "$W/target.log")"; fi
+  if grep -q "$3" "$W/target.log"; then ok "$2: in lockstep, 0 divergences"
+  else bad "$2: in lockstep, 0 divergences" "$(tail -5 "$W/target.log")"; fi
+}
+
 # the suite's last line, and its exit status
 verdict() {
   echo "link-$SUITE: $pass passed, $fail failed"
