@@ -701,12 +701,12 @@ void am_host_trap(am_ctx *ctx, uint32_t cause)
 }
 
 /* A CREATE found no free slot (docs/gc.md, "When it runs"): TABLE_FULL if a
- * collection ran since the last transaction (that collection found none), in
- * a fault delivery, or with the collector off; otherwise the transaction is
- * retried after a collection. */
+ * collection ran since the last transaction (that collection found none) or
+ * with the collector off; otherwise the transaction -- a fault delivery
+ * too -- is retried after a collection. */
 static NOINLINE uint32_t table_full_cause(const am_rt *rt)
 {
-    if (rt->gc_seq + 1 == rt->seq || rt->stg.delivery || !gc_on(rt)) return AM_FAULT_TABLE_FULL;
+    if (rt->gc_seq + 1 == rt->seq || !gc_on(rt)) return AM_FAULT_TABLE_FULL;
     return CAUSE_RETRY;
 }
 
@@ -997,7 +997,8 @@ INLINE void gc_reclaim(uint32_t *keys, uint64_t dead)
  * hardware's collector (rtl/am_gc.v) does it, so that the free stack comes
  * out in the same order:
  *   roots: the pinned actors, the fault handler, every queued event (target
- *   and message words below its length), a fault delivery not yet made;
+ *   and message words below its length), a fault delivery not yet made (its
+ *   message words and the failed event's target);
  *   trace: the state words of every marked actor;
  *   sweep: slots next-1 down to 0; a live unmarked actor is reclaimed (live
  *   cleared, generation kept), and every slot that is not live afterwards is
@@ -1024,7 +1025,10 @@ static NOINLINE uint32_t gc_collect(am_rt *rt, int on_demand)
     gc_word(&m, rt->handler);
     event *ev = rt->head;
     for (uint32_t i = 0; i < rt->count; i++, ev = ring_next(rt, ev)) gc_event(&m, ev);
-    if (rt->redirect) gc_event(&m, &rt->redirect_ev);
+    if (rt->redirect) {               /* a delivery not made yet: its event, the failed target */
+        gc_event(&m, &rt->redirect_ev);
+        gc_word(&m, rt->cur_fault.target);
+    }
     gc_trace(rt, &m);
     /* the marked slots, from the queue, as a bitmap (gc_front is clear
      * after gc_trace); their marks come off */
@@ -1175,15 +1179,20 @@ static NOINLINE void abort_with(am_rt *rt, uint32_t cause, uint32_t op)
  * it (CAUSE_RETRY): it never happened -- no record, no trace line, no
  * counter, no delivery; its effects are undone as for an abort. The event
  * goes back to the head of the queue (its ring slot is untouched: staged
- * sends never reach it) and keeps its sequence number; a collection runs,
- * on demand, and the event is dispatched again next, where a CREATE that
+ * sends never reach it) -- a fault delivery's stays pending, a root like a
+ * queued event -- and keeps its sequence number; a collection runs, on
+ * demand, and the event is dispatched again next, where a CREATE that
  * finds no slot is TABLE_FULL. */
 static NOINLINE void do_retry(am_rt *rt)
 {
     undo_txn(rt);
     rt->snap_seq = 0;                 /* the dispatch again takes its own */
-    rt->head = ring_add(rt, rt->head, rt->cap - 1);
-    rt->count++;
+    if (rt->stg.delivery) {
+        rt->redirect = 1;             /* redirect_ev and cur_fault are as they were */
+    } else {
+        rt->head = ring_add(rt, rt->head, rt->cap - 1);
+        rt->count++;
+    }
     rt->seq--;
     rt->wd_ticks = 0;                 /* the watchdog times the dispatch again afresh */
     gc_collect(rt, 1);

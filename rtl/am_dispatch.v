@@ -29,16 +29,19 @@
 // * Garbage collection: where a dispatch would FETCH (from IDLE or END) and
 //   gc_due_i is high, the sequencer goes to GC instead and waits there for
 //   the collector's gc_done_i; then it FETCHes (no second collection before
-//   that dispatch). Never before a fault delivery (REDIR), never inside a
-//   transaction.
+//   that dispatch). Never before a fault delivery (REDIR) but a retried
+//   one's, never inside a transaction.
 // * On demand (docs/gc.md): a transaction that ends on TABLE_FULL
-//   (table_full_i), not a fault delivery, with the collector on (gc_en_i)
-//   and no collection since the previous transaction (retried_q: latched at
-//   FETCH) is retried instead: END rolls it back as an abort but is no
-//   transaction end (retry_o: no record, no counter, no delivery), puts the
-//   entry back at the queue's head (q_unpop_o), takes its sequence number
-//   back and goes to GC (gc_demand_o while it runs), then FETCHes the same
-//   event; there a CREATE that finds no slot is TABLE_FULL.
+//   (table_full_i), with the collector on (gc_en_i) and no collection since
+//   the previous transaction (retried_q: latched at FETCH and REDIR) is
+//   retried instead: END rolls it back as an abort but is no transaction
+//   end (retry_o: no record, no counter, no delivery), puts the entry back
+//   at the queue's head (q_unpop_o), takes its sequence number back and
+//   goes to GC (gc_demand_o while it runs), then FETCHes the same event --
+//   or, for a fault delivery, goes to REDIR again, which pops the entry
+//   (redo_q): while the collector runs, the entry is a queued event, so
+//   its message words and the failed target are roots. There a CREATE
+//   that finds no slot is TABLE_FULL.
 // * A dispatch starts only while the core waits at the dispatch point
 //   (demand_i, am_unit_dp): from IDLE, and from a commit's END. A commit
 //   without creates skips CRE, one without BECOME skips BEC, and its END
@@ -150,6 +153,7 @@ module am_dispatch #(
   reg [3:0] state_x;   // state_d with CHECK going to END: the check's one effect comes last
   reg       gc_fresh_q;    // collected since the last FETCH: no second collection
   reg       retried_q;     // a collection ran right before this dispatch
+  reg       redo_q;        // a retried delivery's entry is back in the queue: REDIR pops it
   reg       self_pin_q;    // self is pinned (kept by its BECOME)
   wire      gc_go = gc_due_i && !gc_fresh_q;
   wire [3:0] s_fetch = gc_go ? S_GC : S_FETCH;
@@ -165,7 +169,7 @@ module am_dispatch #(
   wire redir_now  = redir_q && go_redir;
   // at END: a retry (on demand), else an abort goes to the fault handler
   reg  commit_q;   // the transaction that ends committed (the decision in RUN)
-  wire retry      = !commit_q_o && table_full_i && !fault_q_o && !retried_q && gc_en_i;
+  wire retry      = !commit_q_o && table_full_i && !retried_q && gc_en_i;
   wire will_redir = !commit_q_o && !fault_q_o && fh_set_i && !retry;
   assign retry_o   = (state_q == S_END) && retry;
   assign q_unpop_o = retry_o;
@@ -216,7 +220,7 @@ module am_dispatch #(
   always @(posedge clk_i) checked_o <= rst_ni && (state_q == S_CHECK);
   assign open_d_o        = (state_bus_d == S_RUN);
   assign owns_d_o        = (state_bus_d != S_IDLE) && (state_bus_d != S_RUN);
-  assign q_pop_o         = fetch;
+  assign q_pop_o         = fetch || (state_q == S_REDIR && redo_q);
   assign alloc_snap_o    = fetch || (state_q == S_REDIR);
   assign disp_o          = (state_q == S_CHECK);
   assign end_o           = ending;
@@ -262,7 +266,8 @@ module am_dispatch #(
       S_BEC:   if (bec_last) state_x = S_END;
       S_END:   state_x = retry ? S_GC : will_redir ? (go_redir ? S_REDIR : S_IDLE) :
                          end_fetch ? S_CHECK : (work ? s_fetch : S_IDLE);
-      S_GC:    if (gc_done_i) state_x = work ? S_FETCH : S_IDLE;
+      // (a retried delivery goes on from IDLE, which takes redir_q first)
+      S_GC:    if (gc_done_i) state_x = (work && !redir_q) ? S_FETCH : S_IDLE;
       default: state_x = S_IDLE;
     endcase
   end
@@ -278,14 +283,18 @@ module am_dispatch #(
       fault_q_o  <= 1'b0;
       gc_fresh_q <= 1'b0;
       retried_q  <= 1'b0;
+      redo_q     <= 1'b0;
       gc_demand_o <= 1'b0;
     end else begin
       if (state_q == S_GC) gc_fresh_q <= 1'b1;
-      if (fetch) gc_fresh_q <= 1'b0;
-      if (fetch) retried_q <= gc_fresh_q;
+      if (fetch || state_q == S_REDIR) gc_fresh_q <= 1'b0;
+      if (fetch || state_q == S_REDIR) retried_q <= gc_fresh_q;
       if (ending) gc_demand_o <= retry;
-      if (ending) redir_q <= will_redir && !go_redir;   // deliver when dispatch resumes
+      // deliver when dispatch resumes; a retried delivery after its collection
+      if (ending) redir_q <= (will_redir && !go_redir) || (retry && fault_q_o);
+      if (ending) redo_q <= retry && fault_q_o;
       if (state_q == S_REDIR) redir_q <= 1'b0;
+      if (state_q == S_REDIR) redo_q <= 1'b0;
       if (fetch) fault_q_o <= 1'b0;
       if (state_q == S_REDIR) fault_q_o <= 1'b1;
       state_q <= state_d;

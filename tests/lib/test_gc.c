@@ -357,6 +357,26 @@ TEST(pending_fault_delivery_keeps_alive)
     lt_free(rt);
 }
 
+TEST(pending_fault_delivery_keeps_failed_target)
+{
+    /* the handler may send to the failed target (am_fault's target): a
+     * pending delivery keeps it alive, also when nothing else does */
+    am_config cfg = GC_MANUAL(128);
+    cfg.fault_handler = AM_CONSOLE;
+    am_rt *rt = lt_new_cfg(&cfg);
+    am_ref failer = LT_SPAWN0(rt, AMB_PROG_GC_ABORT_FAILER);
+    CHECK_EQ(am_unpin(rt, failer), AM_OK);
+    LT_SEND(rt, failer, AM_CONSOLE);
+    CHECK_EQ(am_step(rt), AM_OK);               /* the abort; delivery pending */
+    CHECK_EQ(lt_nfaults, 1);
+    CHECK_EQ(am_gc(rt), 0);
+    CHECK_EQ(beh_of(rt, failer), AMB_PROG_GC_ABORT_FAILER);
+    CHECK_EQ(am_step(rt), AM_OK);               /* the console prints it */
+    CHECK_EQ(am_gc(rt), 1);
+    CHECK_EQ(am_peek(rt, failer, NULL, NULL), AM_E_BAD_REF);
+    lt_free(rt);
+}
+
 /* ---- table exhaustion with everything reachable ------------------------------ */
 
 TEST(fill_with_collector_still_table_full)
@@ -858,6 +878,55 @@ TEST(truly_full_table_faults_after_one_collection_for_it)
     if (g) CHECK_EQ(strtoull(g, NULL, 10) + 1, lt_faults[0].seq);
     free(trace_buf);
     trace_buf = NULL;
+}
+
+/* ---- a fault delivery's CREATE (gc-restart) ---------------------------------- */
+
+/* gc-restart in `table` slots, the proactive triggers off: every CREATE is
+ * a fault delivery's, so every collection is one on demand in a delivery */
+static am_counters restart_run(uint32_t table, uint32_t n)
+{
+    am_config cfg = gc_cfg(table, 0, 60000);
+    am_rt *rt = lt_new_cfg(&cfg);
+    am_status s = run_prog(rt, "gc-restart", n, 100000, NULL);
+    am_counters c = counters(rt);
+    lt_free(rt);
+    if (s != AM_OK) c.gc_runs = 99;   /* fails the checks */
+    return c;
+}
+
+TEST(fault_delivery_create_collects_on_demand)
+{
+    /* 100 restarts of 4 creates each in 128 slots: the table fills three
+     * times, each time in a delivery, which collects and runs again -- no
+     * TABLE_FULL; the failed worker and its witness survive the collection
+     * (the delivery pings both after it), the rest is reclaimed */
+    am_counters c = restart_run(128, 100);
+    CHECK_STR(lt_out, "gc-restart: 100 restarts from the fault handler, 200 pongs\n");
+    CHECK_EQ(c.faults, 100);
+    CHECK_EQ(lt_nfaults, LT_MAX_FAULTS);        /* the first ones, kept by lt.h */
+    for (int i = 0; i < lt_nfaults; i++) CHECK_EQ(lt_faults[i].cause, AM_FAULT_FAIL);
+    CHECK_EQ(c.gc_runs, 3);
+    CHECK_EQ(c.gc_demand, 3);
+    CHECK_EQ(c.gc_live_max, 4);                 /* console, supervisor, failed worker, witness */
+    CHECK_EQ(c.aborts, 100);                    /* the retried deliveries are no transactions */
+}
+
+TEST(fault_delivery_table_full_after_its_collection)
+{
+    /* 6 slots: the boot's 4 creates fill them. The first delivery's CREATE
+     * finds none, collects on demand (the 2 junk actors; the failed worker
+     * and its witness are roots) and runs again: its third CREATE finds
+     * none, now TABLE_FULL -- recorded, not delivered again */
+    am_counters c = restart_run(6, 100);
+    CHECK_STR(lt_out, "");
+    CHECK_EQ(lt_nfaults, 2);
+    CHECK_EQ(lt_faults[0].cause, AM_FAULT_FAIL);
+    CHECK_EQ(lt_faults[1].cause, AM_FAULT_TABLE_FULL);
+    CHECK_EQ(lt_faults[1].seq, lt_faults[0].seq + 1);   /* the delivery */
+    CHECK_EQ(c.gc_runs, 1);
+    CHECK_EQ(c.gc_demand, 1);
+    CHECK_EQ(c.gc_reclaimed, 2);
 }
 
 T_MAIN("lib-gc")

@@ -25,6 +25,11 @@
  *   gc-storm       N rounds of a fan-out tree of 31 short-lived nodes, each
  *                  message carrying the only reference to a short-lived
  *                  token actor; a join sums the tokens (496 per round).
+ *   gc-restart     a supervisor, the fault handler, restarts a failing
+ *                  worker N times: every CREATE is a fault delivery's, so
+ *                  when the table fills it is a delivery that collects on
+ *                  demand; the failed worker and the witness its message
+ *                  carried must survive that collection.
  *
  * Portable behaviors only (am.h and the library): no globals, no libc.
  */
@@ -397,4 +402,69 @@ void prog_gc_storm(am_ctx *ctx)
 {
     rounds_driver(ctx, AMB_PROG_GC_STORM, GC_STORM_DEFAULT, storm_round, GC_STORM_SUM,
                   "gc-storm: ", " rounds, sum ");
+}
+
+/* ---- gc-restart ----------------------------------------------------------- */
+/* RESTART_WORKER: [WORK, witness] -> fails (GC_RESTART_CODE);
+ *                 [PING, cust] -> cust [PONG] */
+void prog_gc_restart_worker(am_ctx *ctx)
+{
+    if (am_msg(ctx, 0) == GC_RESTART_PING) {
+        AM_SEND(ctx, am_msg(ctx, 1), GC_RESTART_PONG);
+        return;
+    }
+    am_fail(ctx, GC_RESTART_CODE);
+}
+
+/* Makes a worker and its witness (which only the WORK message refers to) and
+ * GC_RESTART_JUNK actors that nothing refers to, and sends the worker WORK. */
+static void restart_worker(am_ctx *ctx)
+{
+    am_ref w = am_create(ctx, AMB_PROG_GC_RESTART_WORKER, 0, 0);
+    am_ref x = am_create(ctx, AMB_PROG_GC_RESTART_WORKER, 0, 0);
+    for (uint32_t i = 0; i < GC_RESTART_JUNK; i++) (void)am_create(ctx, AMB_PROG_GC_RESTART_WORKER, 0, 0);
+    AM_SEND(ctx, w, GC_RESTART_WORK, x);
+}
+
+/* state [phase, n, restarts, pongs, wrong]; the supervisor keeps no
+ * reference to its workers.
+ * phase 0: boot [N]: fault handler := self, starts the first worker.
+ * a delivery (the worker's WORK failed): PING to the failed worker
+ *     (f.target) and to the witness (the message's word 1), staged before
+ *     the CREATEs -- a collection on demand for one of them must leave both
+ *     alive -- then the next worker, until N restarts; then the fault
+ *     handler is the console again.
+ * [PONG]: counts; the 2N-th prints the result. */
+void prog_gc_restart(am_ctx *ctx)
+{
+    am_word phase = am_state(ctx, 0), n = am_state(ctx, 1), restarts = am_state(ctx, 2);
+    am_word pongs = am_state(ctx, 3), wrong = am_state(ctx, 4);
+    am_ref self = am_self(ctx);
+    am_fault_info f;
+
+    if (phase == 0) {
+        n = gc_boot_arg(ctx, GC_RESTART_DEFAULT);
+        am_set_fault_handler(ctx, self);
+        restart_worker(ctx);
+        phase = 1;
+    } else if (am_fault(ctx, &f)) {
+        if (f.cause != AM_FAULT_FAIL || f.code != GC_RESTART_CODE || am_msg(ctx, 0) != GC_RESTART_WORK)
+            wrong++;
+        AM_SEND(ctx, f.target, GC_RESTART_PING, self);
+        AM_SEND(ctx, am_msg(ctx, 1), GC_RESTART_PING, self);
+        restarts++;
+        if (restarts < n) restart_worker(ctx);
+        else am_set_fault_handler(ctx, AM_CONSOLE);
+    } else if (am_msg(ctx, 0) == GC_RESTART_PONG) {
+        pongs++;
+        if (pongs == 2 * n) {
+            gc_say_u(ctx, "gc-restart: ", restarts, " restarts from the fault handler, ");
+            gc_say_u(ctx, "", pongs, " pongs");
+            if (wrong) gc_say_u(ctx, ", ", wrong, " wrong messages");
+            am_print(ctx, "\n");
+        }
+    } else {
+        wrong++;
+    }
+    AM_BECOME(ctx, AMB_PROG_GC_RESTART, phase, n, restarts, pongs, wrong);
 }

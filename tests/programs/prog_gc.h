@@ -52,4 +52,14 @@ void gc_say_u(am_ctx *ctx, const char *a, uint32_t v, const char *b);
 #define GC_FULL_DONE       0x7a03u /* [DONE] to the boot actor */
 #define GC_SIEVE_DEFAULT   690u    /* numbers 2..N: 124 primes */
 
+/* gc-restart: a supervisor restarts a failing worker from its fault
+ * handler, N times (default GC_RESTART_DEFAULT); each restart creates a
+ * worker, its witness and GC_RESTART_JUNK garbage actors (4 = MAX_CREATES) */
+#define GC_RESTART_DEFAULT 100u
+#define GC_RESTART_JUNK    2u
+#define GC_RESTART_WORK    0x6e01u /* [WORK, witness]: the worker fails */
+#define GC_RESTART_PING    0x6e02u /* [PING, cust] -> cust [PONG] */
+#define GC_RESTART_PONG    0x6e03u
+#define GC_RESTART_CODE    0x0e01u /* the worker's am_fail code */
+
 #endif /* PROG_GC_H */

@@ -83,21 +83,48 @@ void prog_loops(am_ctx *ctx)
  * after a collection on demand, creates its 3 and loops until the watchdog
  * aborts it -- on the SoC and, in lockstep, by the hardware's verdict on the
  * reference, which collects on demand as the hardware did. */
-void prog_loop_gc(am_ctx *ctx)
+/* The filling part of LOOP_AFTER_GC and LOOP_AFTER_GC_FH: boot [k] and the
+ * steps [1, k]; returns 0 for [2], which the caller handles. */
+static int loop_gc_fill(am_ctx *ctx, const char *full)
 {
     am_ref self = am_self(ctx);
     if (am_msg_len(ctx) < 2 || am_msg(ctx, 0) != 1) {
-        if (am_msg_len(ctx) == 1 && am_msg(ctx, 0) == 2) {
-            for (am_word i = 0; i < 3; i++) (void)AM_CREATE(ctx, AMB_PROG_LOOPS, 9);
-            spin_forever();
-        }
+        if (am_msg_len(ctx) == 1 && am_msg(ctx, 0) == 2) return 0;
         AM_SEND(ctx, self, 1, am_msg_len(ctx) ? am_msg(ctx, 0) : 31);   /* boot: [k] */
-        return;
+        return 1;
     }
     for (am_word i = 0; i < 4; i++) (void)AM_CREATE(ctx, AMB_PROG_LOOPS, 9);
     if (am_msg(ctx, 1) > 1) AM_SEND(ctx, self, 1, am_msg(ctx, 1) - 1);
     else {
-        am_print(ctx, "loop-after-gc: the table is full of garbage\n");
+        am_print(ctx, full);
         AM_SEND(ctx, self, 2);
     }
+    return 1;
+}
+
+void prog_loop_gc(am_ctx *ctx)
+{
+    if (loop_gc_fill(ctx, "loop-after-gc: the table is full of garbage\n")) return;
+    for (am_word i = 0; i < 3; i++) (void)AM_CREATE(ctx, AMB_PROG_LOOPS, 9);
+    spin_forever();
+}
+
+/* LOOP_AFTER_GC_FH: the same, with the create-and-loop step in a fault
+ * delivery: this actor is its own fault handler (set at boot), [2] fails,
+ * and the delivery creates 3 and loops. The delivery's first CREATE that
+ * finds no slot makes a collection on demand, its second run loops until
+ * the watchdog aborts it -- in lockstep by the hardware's verdict, the
+ * reference collecting on demand first with the delivery pending. A failed
+ * delivery is not delivered again: the machine stops there. */
+void prog_loop_gc_fh(am_ctx *ctx)
+{
+    am_fault_info f;
+    if (am_fault(ctx, &f)) {
+        for (am_word i = 0; i < 3; i++) (void)AM_CREATE(ctx, AMB_PROG_LOOPS, 9);
+        spin_forever();
+    }
+    if (am_msg_len(ctx) < 2 && !(am_msg_len(ctx) == 1 && am_msg(ctx, 0) == 2))
+        am_set_fault_handler(ctx, am_self(ctx));                    /* boot */
+    if (loop_gc_fill(ctx, "loop-after-gc-fh: the table is full of garbage\n")) return;
+    am_fail(ctx, 2);
 }

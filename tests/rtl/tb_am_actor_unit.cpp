@@ -74,6 +74,7 @@ static void tick() {
 #define CHECK(c, ...) do { if (!(c)) { errors++; printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); if (errors > 5) finish(); } } while (0)
 static void finish();
 static void fault_delivery();
+static void delivery_on_demand();
 static void dispatch_point();
 
 static int last_cycles;  // cycles the last bus access took (1 = no wait state)
@@ -878,6 +879,97 @@ static void gc_on_demand() {
                       M.gc_runs);
 }
 
+// ------------------------------------------------------------------ a delivery's CREATE
+// Directed, on a fresh unit (outside the random model), GC_LOW 0: (1) the
+// table is full of garbage when a fault delivery's CREATE finds no slot:
+// the delivery is retried after one collection on demand -- same SELF
+// (the handler), SEQ, message and fault record -- and the failed target
+// and the actor its message names survive that collection (the entry is
+// back in the queue while it runs); (2) the table full of reachable
+// actors: the retried delivery's CREATE is TABLE_FULL, not delivered.
+static void delivery_on_demand() {
+  delete dut;
+  dut = new Vam_actor_unit;
+  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0; dut->la_i = 0;
+  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+  wr(BEH_COUNT, 6);
+  wr(GC_LOW, 0);
+  auto spawn = [](uint32_t beh) { wr(SPAWN, beh); return rd(NEW_REF); };
+  auto create = [](uint32_t w0) { wr(NEW_STATE, w0); wr(CREATE + 4, 3); return rd(NEW_REF); };
+  auto cause = []() { return (rd(STATUS) >> 8) & 31; };
+  uint32_t h = spawn(3), a = spawn(4);
+  wr(FAULT_HANDLER, h);
+  wr(SEND_W, 1); wr(INJECT + 4, a);
+  wr(CTRL, 1);
+  CHECK(dp_fetch() == 4 && rd(SELF) == a, "a");
+  // (1) 125 free slots: 30 steps of 4 garbage actors, then w, x and 2 more
+  for (int step = 0; step < 30; step++) {
+    for (int i = 0; i < 4; i++) CHECK(create(i) != 0, "garbage %d", step);
+    wr(SEND_W, 1); wr(SEND + 4, a);
+    CHECK(dp_fetch() == 4 && rd(SELF) == a, "a's step %d", step);
+  }
+  uint32_t w = create(0), x = create(0);
+  CHECK(w != 0 && x != 0 && create(0) != 0 && create(0) != 0, "the last four but one");
+  wr(SEND_W, 0x77); wr(SEND_W + 4, x); wr(SEND + 8, w);   // [0x77, x]: x's only reference
+  CHECK(dp_fetch() == 3 && rd(SELF) == w, "w");
+  wr(ABORT + 4, 0xF00D);
+  CHECK(dp_fetch() == 3 && rd(SELF) == h, "delivered to the handler");
+  uint32_t seq = rd(SEQ), runs = rd(GC_RUNS);
+  CHECK(rd(F_TARGET) == w && rd(F_CAUSE) == 1 && rd(MSG + 4) == x, "the fault record, the message");
+  wr(SEND_W, 1); wr(SEND + 4, w);                          // w and x are valid now
+  wr(SEND_W, 2); wr(SEND + 4, x);
+  CHECK(create(0) != 0, "the table's last slot");
+  CHECK(create(0) == 0 && cause() == 8, "no free slot: TABLE_FULL in the attempt");
+  CHECK(dp_fetch() == 3 && rd(SELF) == h, "the delivery again");
+  CHECK(rd(SEQ) == seq && rd(GC_RUNS) == runs + 1, "same SEQ (%u, %u), one collection (%u)", rd(SEQ), seq,
+        rd(GC_RUNS) - runs);
+  CHECK(rd(F_TARGET) == w && rd(F_CAUSE) == 1 && rd(F_CODE) == 0xF00D && rd(MSG + 4) == x,
+        "the same fault record and message");
+  CHECK(((rd(STATUS) >> 16) & 31) == 8, "LAST_CAUSE: the attempt's TABLE_FULL");
+  wr(SEND_W, 1); wr(SEND + 4, w);
+  wr(SEND_W, 2); wr(SEND + 4, x);
+  CHECK(cause() == 0, "w and x survived the collection");
+  CHECK(create(0) != 0 && create(0) != 0 && cause() == 0, "the CREATEs fit");
+  CHECK(dp_fetch() == 3 && rd(SELF) == w && rd(MSG) == 1, "w's message");
+  CHECK(dp_fetch() == 3 && rd(SELF) == x && rd(MSG) == 2, "x's message");
+  // (2) reachable actors fill the table: a chain from a's state
+  wr(SEND_W, 1); wr(SEND + 4, a);
+  CHECK(dp_fetch() == 4 && rd(SELF) == a, "a");
+  uint32_t chain = 0;
+  int step = 0;
+  for (; step < 40; step++) {
+    uint32_t p = chain;
+    bool full = false;
+    for (int i = 0; i < 4 && !full; i++) {
+      uint32_t r = create(p);
+      if (r) p = r; else full = true;
+    }
+    if (!full) {
+      wr(BECOME_W, p); wr(BECOME + 4, 4);
+      wr(SEND_W, 1); wr(SEND + 4, a);
+      chain = p;
+    }
+    dp_fetch();
+    if (rd(SELF) == h) break;   // a's step retried, then TABLE_FULL: delivered
+    CHECK(rd(SELF) == a, "a's chain step %d", step);
+  }
+  CHECK(step < 40 && rd(SELF) == h && rd(F_CAUSE) == 8, "the handler has a's TABLE_FULL (%u)", rd(F_CAUSE));
+  runs = rd(GC_RUNS);
+  seq = rd(SEQ);
+  // the slots a's step took are free again (fewer than 4): the handler's
+  // CREATEs take them, and the next finds none
+  int took = 0;
+  while (took < 4 && create(0) != 0) took++;
+  CHECK(took < 4 && cause() == 8, "the delivery's CREATE finds no slot (after %d)", took);
+  CHECK(dp_fetch() == 3 && rd(SELF) == h && rd(SEQ) == seq && rd(GC_RUNS) == runs + 1,
+        "retried after a collection");
+  for (int i = 0; i < took; i++) CHECK(create(0) != 0, "the same slots");
+  CHECK(create(0) == 0 && cause() == 8, "then TABLE_FULL");
+  CHECK(dp_fetch() == DP_IDLE && rd(SELF) == 0, "a failed delivery is not delivered again");
+  CHECK(((rd(STATUS) >> 16) & 31) == 8 && rd(GC_RUNS) == runs + 1, "no second collection");
+  if (!errors) printf("PASS a fault delivery's CREATE collects on demand (directed)\n");
+}
+
 // ------------------------------------------------------------------ main
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
@@ -1064,6 +1156,7 @@ int main(int argc, char **argv) {
   for (int c = 1; c < 16; c++) if (M.hist[c]) printf(", cause %d: %u", c, M.hist[c]);
   printf("\n");
   gc_on_demand();
+  delivery_on_demand();
   if (errors) { printf("FAIL tb_am_actor_unit (%d errors)\n", errors); exit(1); }
   delete dut;
   return 0;

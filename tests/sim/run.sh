@@ -82,6 +82,15 @@ if grep -q "^gc-ring-churn: 124 nodes, 2000 hops" "$log" && ! grep -q "^fault:" 
    && grep -q "0 divergences" "$log" && [ -n "$runs" ] && [ "$runs" -ge 990 ]; then
   ok "gc-ring-churn: garbage in a full table, $runs collections on demand, no TABLE_FULL"
 else bad "gc-ring-churn" "expected the result line, no fault, ~1000 collections (see $log)"; fi
+# ... nor when the CREATE that finds no slot is a fault delivery's: the
+# delivery is retried after a collection on demand, with the failed target
+# and its message's words as roots (the supervisor pings both after it)
+log=$OUT/gc-restart-console.log
+"$SIM" --gc-low 0 --gc-period 60000 gc-restart > "$log" 2>&1
+if grep -q "^gc-restart: 100 restarts from the fault handler, 200 pongs$" "$log" && ! grep -q "^fault:" "$log" \
+   && grep -q "0 divergences" "$log" && grep -q "gc: runs=3 reclaimed=370 " "$log"; then
+  ok "gc-restart: a fault handler's CREATEs fill the table: 3 collections on demand in deliveries, no TABLE_FULL"
+else bad "gc-restart" "expected the result line, no fault, 3 collections (see $log)"; fi
 log=$OUT/gc-sieve-console.log
 "$SIM" gc-sieve > "$log" 2>&1
 if grep -q "^gc-sieve: 2..690: 124 primes" "$log" && grep -q "0 divergences" "$log"; then
@@ -139,6 +148,15 @@ if grep -q "0 divergences" "$log" && [ "$(grep -c '^fault: WATCHDOG' "$log")" -e
    && grep -q "gc: runs=1 reclaimed=124" "$log" && grep -q "full of garbage" "$log"; then
   ok "loop-after-gc: a loop after a retried CREATE: one collection on demand, WATCHDOG, in lockstep"
 else bad "loop-after-gc" "expected 1 collection, 1 WATCHDOG fault and 0 divergences (see $log)"; fi
+
+# ... and in a fault delivery's second run: the reference collects with the
+# delivery pending, as the hardware did, then takes the verdict
+log=$OUT/loop-after-gc-fh-console.log
+"$SIM" --gc-low 0 --gc-period 60000 loop-after-gc-fh > "$log" 2>&1
+if grep -q "0 divergences" "$log" && grep -q "aborts=2 " "$log" && ! grep -q "^fault:" "$log" \
+   && grep -q "gc: runs=1 reclaimed=124" "$log" && grep -q "full of garbage" "$log"; then
+  ok "loop-after-gc-fh: a loop in a retried fault delivery: one collection on demand, WATCHDOG, in lockstep"
+else bad "loop-after-gc-fh" "expected 1 collection, 2 aborts (FAIL, WATCHDOG) and 0 divergences (see $log)"; fi
 
 # STACK in lockstep: the guard stops the big frame and the deep recursion
 # before they reach code or data, and the machine goes on (prog_stack.c)
