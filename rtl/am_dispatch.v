@@ -151,7 +151,7 @@ module am_dispatch #(
 
   reg [3:0] state_q, state_d;
   reg [3:0] state_x;   // state_d with CHECK going to END: the check's one effect comes last
-  reg       gc_fresh_q;    // collected since the last FETCH: no second collection
+  reg       gc_fresh_q;    // collected since the last FETCH or REDIR: no second collection
   reg       retried_q;     // a collection ran right before this dispatch
   reg       redo_q;        // a retried delivery's entry is back in the queue: REDIR pops it
   reg       self_pin_q;    // self is pinned (kept by its BECOME)
