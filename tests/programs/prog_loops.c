@@ -110,7 +110,8 @@ void prog_loop_gc(am_ctx *ctx)
 }
 
 /* LOOP_AFTER_GC_FH: the same, with the create-and-loop step in a fault
- * delivery: this actor is its own fault handler (set at boot), [2] fails,
+ * delivery: this actor is its own fault handler (set by every transaction
+ * that commits: the boot and the steps), [2] fails,
  * and the delivery creates 3 and loops. The delivery's first CREATE that
  * finds no slot makes a collection on demand, its second run loops until
  * the watchdog aborts it -- in lockstep by the hardware's verdict, the
@@ -123,8 +124,9 @@ void prog_loop_gc_fh(am_ctx *ctx)
         for (am_word i = 0; i < 3; i++) (void)AM_CREATE(ctx, AMB_PROG_LOOPS, 9);
         spin_forever();
     }
-    if (am_msg_len(ctx) < 2 && !(am_msg_len(ctx) == 1 && am_msg(ctx, 0) == 2))
-        am_set_fault_handler(ctx, am_self(ctx));                    /* boot */
-    if (loop_gc_fill(ctx, "loop-after-gc-fh: the table is full of garbage\n")) return;
+    if (loop_gc_fill(ctx, "loop-after-gc-fh: the table is full of garbage\n")) {
+        am_set_fault_handler(ctx, am_self(ctx));
+        return;
+    }
     am_fail(ctx, 2);
 }

@@ -110,6 +110,15 @@ static uint32_t bus(uint32_t addr, uint32_t wdata, bool wr) {
 static uint32_t rd(uint32_t a) { return bus(a, 0, false); }
 static void wr(uint32_t a, uint32_t d) { bus(a, d, true); }
 
+// A new unit, its inputs quiet, through reset (the benches below each start
+// from one).
+static void fresh_unit() {
+  delete dut;
+  dut = new Vam_actor_unit;
+  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0; dut->la_i = 0;
+  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+}
+
 // The dispatch point, as a behavior's `ret` makes it (rtl/am_unit_dp.v):
 // the look-ahead one cycle early, then the instruction fetch of DISPATCH,
 // held until the unit answers; the fetch completes in the cycle after the
@@ -166,6 +175,8 @@ enum {
 // F_OP's operations (include/am.h, enum am_fault_op)
 enum { O_SEND = 1, O_CREATE, O_BECOME, O_SET_HANDLER, O_ABORT, O_COMMIT, O_RUN, O_DISPATCH };
 static uint32_t len_of(unsigned n) { return n > 15 ? 15 : n; }   // as the address carries it
+// SPAWN between transactions, no state words: the new reference
+static uint32_t spawn0(uint32_t beh) { wr(SPAWN, beh); return rd(NEW_REF); }
 
 
 // ------------------------------------------------------------------ model
@@ -583,18 +594,14 @@ static uint32_t pick_target() {
 // own abort is not delivered again; SET_HANDLER is staged (and checked);
 // no handler, no delivery; DEAD_TARGET and WATCHDOG aborts are delivered.
 static void fault_delivery() {
-  delete dut;
-  dut = new Vam_actor_unit;
-  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0; dut->la_i = 0;
-  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+  fresh_unit();
   wr(BEH_COUNT, 6);
-  auto spawn = [](uint32_t beh) { wr(SPAWN, beh); return rd(NEW_REF); };
   auto inject = [](uint32_t t, unsigned n, const uint32_t *w) {
     for (unsigned i = 0; i < n; i++) wr(SEND_W + 4 * i, w[i]);
     wr(INJECT + 4 * n, t);
     CHECK(rd(EXT_STATUS) == 0, "inject");
   };
-  uint32_t h = spawn(3), a = spawn(4);
+  uint32_t h = spawn0(3), a = spawn0(4);
   wr(FAULT_HANDLER, h);
   uint32_t m1[3] = {1, 2, 3}, m2[1] = {9};
   inject(a, 3, m1); inject(a, 1, m2);
@@ -651,7 +658,7 @@ static void fault_delivery() {
   dp_fetch();
   // WATCHDOG: the unit aborts, holds until acknowledged, then delivers
   wr(CTRL, 0); wr(WATCHDOG, 100);
-  uint32_t b = spawn(3); inject(b, 1, m3); wr(CTRL, 1); dp_fetch();
+  uint32_t b = spawn0(3); inject(b, 1, m3); wr(CTRL, 1); dp_fetch();
   CHECK(rd(SELF) == b, "event");
   // the transaction opened a few cycles before SELF returned: the abort
   // comes 100 cycles after the opening, not before
@@ -733,12 +740,9 @@ static void fault_delivery() {
 // with RUN set -- at most once per dispatch; COMMIT commits without a
 // dispatch; a core restart forgets a waiting fetch.
 static void dispatch_point() {
-  delete dut;
-  dut = new Vam_actor_unit;
-  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0; dut->la_i = 0;
-  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+  fresh_unit();
   wr(BEH_COUNT, 6); wr(FAULT_HANDLER, 0);
-  wr(SPAWN, 4); uint32_t a = rd(NEW_REF);
+  uint32_t a = spawn0(4);
   wr(CTRL, 1);
   CHECK(dp_fetch() == DP_IDLE && rd(SELF) == 0, "an empty queue answers IDLE");
   wr(SEND_W, 11); wr(INJECT + 4, a);
@@ -824,10 +828,7 @@ static uint32_t op_create1(uint32_t beh, uint32_t w0) {
   return r;
 }
 static void gc_on_demand() {
-  delete dut;
-  dut = new Vam_actor_unit;
-  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0; dut->la_i = 0;
-  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+  fresh_unit();
   M = Model(); got.clear(); want.clear(); checked = 0; known.clear();
   wr(FAULT_HANDLER, 0);
   wr(BEH_COUNT, 6); M.beh_count = 6;
@@ -888,16 +889,12 @@ static void gc_on_demand() {
 // back in the queue while it runs); (2) the table full of reachable
 // actors: the retried delivery's CREATE is TABLE_FULL, not delivered.
 static void delivery_on_demand() {
-  delete dut;
-  dut = new Vam_actor_unit;
-  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0; dut->la_i = 0;
-  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+  fresh_unit();
   wr(BEH_COUNT, 6);
   wr(GC_LOW, 0);
-  auto spawn = [](uint32_t beh) { wr(SPAWN, beh); return rd(NEW_REF); };
   auto create = [](uint32_t w0) { wr(NEW_STATE, w0); wr(CREATE + 4, 3); return rd(NEW_REF); };
   auto cause = []() { return (rd(STATUS) >> 8) & 31; };
-  uint32_t h = spawn(3), a = spawn(4);
+  uint32_t h = spawn0(3), a = spawn0(4);
   wr(FAULT_HANDLER, h);
   wr(SEND_W, 1); wr(INJECT + 4, a);
   wr(CTRL, 1);
@@ -978,9 +975,7 @@ int main(int argc, char **argv) {
     if (!strncmp(argv[i], "+seed=", 6)) rnd_state = strtoul(argv[i] + 6, 0, 0) * 2 + 1;
     if (!strncmp(argv[i], "+txns=", 6)) txns = atoi(argv[i] + 6);
   }
-  dut = new Vam_actor_unit;
-  dut->stack_i = 0; dut->dp_next_i = 0; dut->dp_instr_i = 0; dut->dev_i = 0; dut->restart_i = 0; dut->rd_la_i = 0; dut->la_i = 0;
-  dut->rst_ni = 0; for (int i = 0; i < 4; i++) tick(); dut->rst_ni = 1; tick();
+  fresh_unit();
 
   // --- reset state
   CHECK(rd(FAULT_HANDLER) == 0x00010000, "the console handles faults from reset");
