@@ -118,8 +118,9 @@ icebreaker_SYNTH      := -device u -dff
 # the router ~370 s of congestion and 24.40 MHz; without it 130 s, 24.48 MHz
 icebreaker_PNR        :=
 # the seed: the placement is at the clock's edge at 80% of the UP5K, and
-# seeds move Fmax by about ±3% (docs/fpga.md, "Timing"); seed 4 meets it
-icebreaker_SEED       := 4
+# seeds move Fmax by about ±3% (docs/fpga.md, "Timing"); seed 3 meets it,
+# with the most room for the DSP blocks' own delays of those that do
+icebreaker_SEED       := 3
 icebreaker_SOC        := $(am_iface_icebreaker)
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 2048
@@ -153,9 +154,9 @@ hx8k_PINS             := constraints/hx8k.pcf
 hx8k_MHZ              ?= 50
 hx8k_SOC              := $(am_iface_hx8k) RAM_WORDS=2048
 hx8k_PNR              := --opt-timing
-# the seed: seeds move Fmax by about ±5% (docs/fpga.md, "Timing"); seed 1
+# the seed: seeds move Fmax by about ±5% (docs/fpga.md, "Timing"); seed 2
 # meets the clock with the most room
-hx8k_SEED             := 1
+hx8k_SEED             := 2
 hx8k_RAM_WORDS        := 2048
 hx8k_BRAM_WORDS       := 2048
 hx8k_DEFINES          := -DAM_RAM_BRAM_WORDS=2048
@@ -186,11 +187,15 @@ ulx3s_SYNTH           := -nowidelut
 # data, through multiplexers: rtl/boards/am_mux_ports.v (the generic modules
 # save the iCE40 boards 74 and 64 LCs on the UP5K; with them the ECP5 missed
 # 60 MHz on 3 of 32 seeds, 58.84 at worst, with the read data's alone on 3 of
-# 26, 56.39; with the multiplexers it meets it on all 32. The ECP5's LUTs are
-# not scarce (6%); its timing is.)
+# 26, 56.39; with the multiplexers it met it on all 32 then -- the unit has
+# grown since, see ulx3s_SEED. The ECP5's LUTs are not scarce (6%); its
+# timing is.)
 ulx3s_DEFINES         :=
 ulx3s_RTL             := $(RTL_MUX_IN)
 ulx3s_RTL_OUT         := $(RTL_MUX_OUT)
+# the seed: seeds move Fmax by about ±5% (docs/fpga.md, "Timing"); seed 4
+# meets the 60 MHz clock
+ulx3s_SEED            := 4
 # the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware
 # (25F/45F/85F). The 12F's 32 EBR hold 32 KiB RAM + the unit: the one-demo
 # firmware, as on the iCE40 boards.

@@ -81,15 +81,27 @@ static int op_inject(void *user, am_ref to, uint32_t n, const am_word *w)
 }
 
 /* The ask's proxy: spawned (live at once) and unpinned, so that nothing but
- * the request keeps it alive -- as am_spawn + am_unpin on the host. */
-static int op_spawn_proxy(void *user, uint32_t seq, am_ref *proxy)
+ * the request keeps it alive -- as am_spawn + am_unpin on the host. A SPAWN
+ * that finds no slot collects (COLLECT: the unit runs a collection if a
+ * transaction or UNPIN came since the last one; the bus waits for it) and
+ * tries once more, as am_spawn does: garbage never makes an ask BUSY. */
+static am_ref spawn_proxy(uint32_t seq)
 {
-    (void)user;
     AU(AU_NEW_STATE_W(0)) = 0;
     AU(AU_NEW_STATE_W(1)) = seq;
     AU(AU_SPAWN_N(2)) = AM_BEH_ASK;
-    am_ref r = AU(AU_NEW_REF);
-    if (AU(AU_EXT_STATUS) != 0 || r == AM_NIL) return AM_LINK_E_BUSY;
+    return AU(AU_EXT_STATUS) == 0 ? AU(AU_NEW_REF) : AM_NIL;
+}
+
+static int op_spawn_proxy(void *user, uint32_t seq, am_ref *proxy)
+{
+    (void)user;
+    am_ref r = spawn_proxy(seq);
+    if (r == AM_NIL && AU(AU_EXT_STATUS) == 2) {   /* TABLE_FULL */
+        AU(AU_COLLECT) = 1;
+        r = spawn_proxy(seq);
+    }
+    if (r == AM_NIL) return AM_LINK_E_BUSY;
     AU(AU_UNPIN) = r;
     *proxy = r;
     return AM_LINK_OK;

@@ -146,7 +146,7 @@ module am_actor_unit #(
   wire                dp_commit, dp_demand, d_nothing, d_quick;
   wire                a_send, a_fwd, a_create, a_become, a_abort, a_set_fh, w_fwd_from;
   wire                w_send_w, w_bec_w, bw_we, w_new_st, w_create, w_become, w_inject, w_spawn;
-  wire                w_unpin, unpin_ok;
+  wire                w_unpin, unpin_ok, w_collect;
   wire                w_commit, w_abort, w_free, w_ctrl, w_behcnt, w_wdog, w_fh, w_gc_low;
   wire                w_gc_period, w_set_fh;
   // am_unit_regs
@@ -219,7 +219,7 @@ module am_actor_unit #(
   wire                send_go, create_go, become_go;
   // am_dispatch
   wire                d_owns, d_open, d_idle, d_disp, d_chk_ok, d_dead, d_end, d_commit;
-  wire                d_fault, d_gc, d_gc_demand, d_retry, d_unpop;
+  wire                d_fault, d_gc, d_gc_demand, d_gc_coll, d_coll_go, d_coll, d_retry, d_unpop;
   wire                d_txn_end = d_end && !d_retry;   // a transaction ends (a retry is none)
   wire                d_open_d, d_owns_d, d_checked;
   wire [BEH_W-1:0]    d_chk_beh, d_chk_mbeh, d_beh;
@@ -257,16 +257,16 @@ module am_actor_unit #(
     .mem_ready_o(mem_ready_o), .ready_d_o(ready_d_o),
     .wr_acc_o(wr_acc), .wr_do_o(wr_do), .rd_acc_o(rd_acc),
     .owns_d_i(d_owns_d), .open_d_i(d_open_d),
-    .pend_d_i(pend_d || f_busy_d), .tbl_ready_d_i(t_ready_d),
+    .pend_d_i(pend_d || f_busy_d || d_coll_go), .tbl_ready_d_i(t_ready_d),
     .wd_hold_d_i(wd_hold_d), .wd_over_d_i(wd_over_d), .busy_d_o(busy_d),
     .owns_i(d_owns), .open_i(d_open), .checked_i(d_checked),
-    .pending_i(pend_all), .tbl_ready_i(tbl_ready),
+    .pending_i(pend_all || d_coll), .tbl_ready_i(tbl_ready),
     .wd_hold_i(wd_hold_q), .wd_fire_i(wd_over_fire),
     .a_send_o(a_send), .a_fwd_o(a_fwd), .a_create_o(a_create), .a_become_o(a_become),
     .a_abort_o(a_abort), .a_set_fh_o(a_set_fh),
     .w_send_w_o(w_send_w), .w_bec_w_o(w_bec_w), .bw_we_o(bw_we), .w_new_st_o(w_new_st),
     .w_create_o(w_create), .w_become_o(w_become), .w_inject_o(w_inject), .w_spawn_o(w_spawn),
-    .w_commit_o(w_commit), .w_abort_o(w_abort), .w_free_o(w_free), .w_unpin_o(w_unpin), .w_ctrl_o(w_ctrl),
+    .w_commit_o(w_commit), .w_abort_o(w_abort), .w_free_o(w_free), .w_unpin_o(w_unpin), .w_collect_o(w_collect), .w_ctrl_o(w_ctrl),
     .w_behcnt_o(w_behcnt), .w_wdog_o(w_wdog), .w_fh_o(w_fh), .w_gc_low_o(w_gc_low),
     .w_gc_period_o(w_gc_period), .w_set_fh_o(w_set_fh), .w_fwd_from_o(w_fwd_from));
 
@@ -306,7 +306,7 @@ module am_actor_unit #(
                 .SLOT_W(SLOT_W), .META_W(META_W), .HDR_W(HDR_W), .SW(SW)) u_ext (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(d_txn_clear), .a_i(a), .wdata_i(mem_wdata_i), .wr_acc_i(wr_acc),
     .w_send_w_i(w_send_w), .w_new_st_i(w_new_st), .w_create_i(w_create), .w_inject_i(w_inject),
-    .w_spawn_i(w_spawn), .w_free_i(w_free), .w_unpin_i(w_unpin), .w_commit_i(c_commit),
+    .w_spawn_i(w_spawn), .w_free_i(w_free), .w_unpin_i(w_unpin), .w_collect_i(w_collect), .w_commit_i(c_commit),
     .beh_count_i(beh_count_q), .idle_i(d_idle),
     .send_go_i(send_go), .create_go_i(create_go), .nsends_i(nsends), .cause_i(cause),
     .q_count_i(q_count), .q_full_i(q_full),
@@ -443,6 +443,7 @@ module am_actor_unit #(
     .fault_q_o(d_fault),
     .gc_due_i(gc_due), .gc_due_commit_i(gc_due_commit), .gc_done_i(g_done), .gc_en_i(gc_en), .table_full_i(cause == 5'd8),
     .gc_o(d_gc), .gc_demand_o(d_gc_demand), .retry_o(d_retry), .q_unpop_o(d_unpop),
+    .collect_i(w_collect), .unroot_i(unpin_ok || free_ok), .coll_go_o(d_coll_go), .coll_o(d_coll), .gc_coll_o(d_gc_coll),
     .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
     .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),
     .meta_raddr_o(d_meta_raddr), .meta_we_o(d_meta_we), .meta_waddr_o(d_meta_waddr),
@@ -485,7 +486,7 @@ module am_actor_unit #(
     .disp_i(d_disp), .end_i(d_txn_end), .commit_i(d_commit), .end_cause_i(end_cause), .end_op_i(end_op),
     .open_i(d_open), .cause_i(cause), .seq_i(d_seq),
     .self_ref_i(self_ref), .chk_beh_i(d_chk_beh), .beh_i(d_beh), .len_i(d_len), .q_words_i(q_trw),
-    .gc_done_i(g_done), .gc_demand_i(d_gc_demand), .reclaimed_i(g_reclaimed), .live_after_i(gc_live_after),
+    .gc_done_i(g_done), .gc_demand_i(d_gc_demand), .gc_coll_i(d_gc_coll), .reclaimed_i(g_reclaimed), .live_after_i(gc_live_after),
     .free_n_i(t_free_n),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),

@@ -42,6 +42,16 @@
 //   (redo_q): while the collector runs, the entry is a queued event, so
 //   its message words and the failed target are roots. There a CREATE
 //   that finds no slot is TABLE_FULL.
+// * COLLECT (collect_i, a write between transactions): from IDLE, with the
+//   collector on and no collection since the last dispatch, UNPIN or FREE
+//   (gc_fresh_q; those clear it: unroot_i), the sequencer goes to GC
+//   (gc_coll_o and gc_demand_o while it runs) and back to IDLE. The
+//   bus waits from the write (coll_go_o) to the collection's end (owns_o),
+//   so the firmware's next access -- a SPAWN that found no slot, again --
+//   comes after it. Else COLLECT does nothing. A fault delivery waiting
+//   for dispatch to resume (redir_q) has its entry put back at the queue's
+//   head first, as a retried one's, and REDIR pops it again (redo_q): its
+//   message words and the failed target are roots.
 // * A dispatch starts only while the core waits at the dispatch point
 //   (demand_i, am_unit_dp): from IDLE, and from a commit's END. A commit
 //   without creates skips CRE, one without BECOME skips BEC, and its END
@@ -86,6 +96,11 @@ module am_dispatch #(
   output reg                   gc_demand_o, // ... on demand (the last END was a retry)
   output wire                  retry_o,     // END of a retried attempt, no transaction end
   output wire                  q_unpop_o,
+  input  wire                  collect_i,   // a COLLECT write (am_unit_bus)
+  input  wire                  unroot_i,    // an UNPIN or FREE took effect: something may be garbage now
+  output wire                  coll_go_o,   // COLLECT starts a collection: the bus waits
+  output wire                  coll_o,      // ... (the cycle after, before GC: coll_q)
+  output reg                   gc_coll_o,   // the collection running is COLLECT's
   // queue
   input  wire                  q_empty_i,
   input  wire [HDR_W-1:0]      q_hdr_i,
@@ -151,9 +166,10 @@ module am_dispatch #(
 
   reg [3:0] state_q, state_d;
   reg [3:0] state_x;   // state_d with CHECK going to END: the check's one effect comes last
-  reg       gc_fresh_q;    // collected since the last FETCH or REDIR: no second collection
+  reg       gc_fresh_q;    // collected since the last FETCH, REDIR, UNPIN or FREE
   reg       retried_q;     // a collection ran right before this dispatch
   reg       redo_q;        // a retried delivery's entry is back in the queue: REDIR pops it
+  reg       coll_q;        // COLLECT was written: IDLE goes to GC
   reg       self_pin_q;    // self is pinned (kept by its BECOME)
   wire      gc_go = gc_due_i && !gc_fresh_q;
   wire [3:0] s_fetch = gc_go ? S_GC : S_FETCH;
@@ -172,7 +188,11 @@ module am_dispatch #(
   wire retry      = !commit_q_o && table_full_i && !retried_q && gc_en_i;
   wire will_redir = !commit_q_o && !fault_q_o && fh_set_i && !retry;
   assign retry_o   = (state_q == S_END) && retry;
-  assign q_unpop_o = retry_o;
+  wire coll_go     = collect_i && (state_q == S_IDLE) && gc_en_i && !gc_fresh_q;
+  wire coll_unpop  = coll_go && redir_q && !redo_q;   // a waiting delivery's entry: a root
+  assign q_unpop_o = retry_o || coll_unpop;
+  assign coll_go_o = coll_go;
+  assign coll_o    = coll_q;
 
   // meta word fields
   wire [15:0] m_gen  = meta_rdata_i[`AM_META_GEN_LSB +: `AM_META_GEN_W];
@@ -252,7 +272,8 @@ module am_dispatch #(
   always @(*) begin
     state_x = state_q;
     case (state_q)
-      S_IDLE:  if (redir_now) state_x = S_REDIR; else if (work) state_x = s_fetch;
+      S_IDLE:  if (coll_q) state_x = S_GC; else if (redir_now) state_x = S_REDIR;
+               else if (work) state_x = s_fetch;
       S_FETCH: state_x = S_CHECK;
       S_REDIR: state_x = S_CHECK;
       S_CHECK: state_x = S_END;     // (RUN if the target passes: state_d)
@@ -285,9 +306,20 @@ module am_dispatch #(
       retried_q  <= 1'b0;
       redo_q     <= 1'b0;
       gc_demand_o <= 1'b0;
+      coll_q     <= 1'b0;
+      gc_coll_o  <= 1'b0;
     end else begin
       if (state_q == S_GC) gc_fresh_q <= 1'b1;
-      if (fetch || state_q == S_REDIR) gc_fresh_q <= 1'b0;
+      if (fetch || state_q == S_REDIR || unroot_i) gc_fresh_q <= 1'b0;
+      if (coll_go) coll_q <= 1'b1;
+      if (coll_unpop) redo_q <= 1'b1;
+      if (state_q == S_GC) coll_q <= 1'b0;
+      if (coll_go) gc_coll_o <= 1'b1;
+      if (coll_go) gc_demand_o <= 1'b1;
+      if (gc_o && gc_done_i) begin   // the record is out: the next one is labelled anew
+        gc_coll_o   <= 1'b0;
+        gc_demand_o <= 1'b0;
+      end
       if (fetch || state_q == S_REDIR) retried_q <= gc_fresh_q;
       if (ending) gc_demand_o <= retry;
       // deliver when dispatch resumes; a retried delivery after its collection

@@ -95,6 +95,7 @@ module am_unit_bus #(
   output wire       w_abort_o,
   output wire       w_free_o,     // 0x014 FREE
   output wire       w_unpin_o,    // 0x2D8 UNPIN
+  output wire       w_collect_o,  // 0x2DC COLLECT
   output wire       w_ctrl_o,     // 0x004 CTRL
   output wire       w_behcnt_o,   // 0x008 BEH_COUNT
   output wire       w_wdog_o,     // 0x01C WATCHDOG
@@ -149,6 +150,7 @@ module am_unit_bus #(
   assign w_abort_o     = wr_do_o && a_abort_o;
   assign w_free_o      = wr_do_o && `AM_AU_FREE_AT(a);
   assign w_unpin_o     = wr_do_o && `AM_AU_UNPIN_AT(a);
+  assign w_collect_o   = wr_do_o && `AM_AU_COLLECT_AT(a);
   assign w_ctrl_o      = wr_do_o && `AM_AU_CTRL_AT(a);
   assign w_behcnt_o    = wr_do_o && `AM_AU_BEH_COUNT_AT(a);
   assign w_wdog_o      = wr_do_o && wd_addr;

@@ -37,10 +37,10 @@
 //   p_beh_o / p_n_o, and the third rewrites its meta word with them: live,
 //   its generation, not pinned (unmarked: no collection runs between
 //   transactions) -- the actor stays as it was, only no longer a root.
-// * SPAWN, INJECT, FREE and UNPIN act only between transactions (the sequencer
-//   idle: no transaction open, none being dispatched -- which starts only
-//   while the core waits at the dispatch point, never during its access);
-//   else EXT_STATUS is BUSY. So the firmware uses them at boot (RUN = 0)
+// * SPAWN, INJECT, FREE, UNPIN and COLLECT act only between transactions
+//   (the sequencer idle: no transaction open, none being dispatched, which
+//   starts only while the core waits at the dispatch point, never during
+//   its access); else EXT_STATUS is BUSY. So the firmware uses them at boot (RUN = 0)
 //   and from the dispatch point's DEVICE entry (am_unit_dp). EXT_STATUS: the first cycle sets the simple errors (BUSY,
 //   BAD_ARG, QUEUE_FULL, TABLE_FULL), the last OK or BAD_REF. NEW_REF: the
 //   new reference of an accepted CREATE or SPAWN, 0 after a refused one.
@@ -80,6 +80,7 @@ module am_unit_ext #(
   input  wire                 w_spawn_i,
   input  wire                 w_free_i,
   input  wire                 w_unpin_i,    // UNPIN: FREE's cycles and check
+  input  wire                 w_collect_i,  // COLLECT: only its EXT_STATUS here (am_dispatch runs it)
   input  wire                 w_commit_i,
   input  wire [BEH_W:0]       beh_count_i,  // BEH_COUNT
   input  wire                 idle_i,       // am_dispatch: the sequencer is idle
@@ -250,6 +251,7 @@ module am_unit_ext #(
         else if (w_spawn_i && !(w_beh_ok_o && w_st_ok)) ext_o <= E_BAD_ARG;
         else if (w_spawn_i && !peek_ok_i)         ext_o <= E_TABLE_FULL;
       end
+      if (w_collect_i)          ext_o <= ext_free ? E_OK : E_BUSY;
       if (t_inject2 || t_free2) ext_o <= p_ok_q ? E_OK : E_BAD_REF;
       if (t_spawn_o)            ext_o <= E_OK;
       if (w_create_i && !create_go_i) new_ref_o <= {(16+SLOT_W){1'b0}};

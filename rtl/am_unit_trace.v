@@ -9,14 +9,14 @@
 //
 // Promises:
 // * The record is combinational, valid in the cycle trace_valid_o is high:
-//   GC at a collection's end (GC_DEMAND when it ran on demand, for a
-//   retried transaction: docs/gc.md); DISPATCH (CHECK), COMMIT / ABORT (END); an
-//   accepted SEND (after its reference check; a FORWARD's at the end of
-//   its copy, am_unit_fwd, with the words copied), INJECT (its third cycle,
-//   the check passed), CREATE / SPAWN (their second cycle), BECOME (its
-//   write), STATE (a state word's write, before the transaction's first
-//   fault), FREE and UNPIN (their third cycle, the check passed), SET_HANDLER (its
-//   write) -- at most one per cycle, in that order of precedence.
+//   GC at a collection's end (GC_DEMAND: on demand, for a retried
+//   transaction; GC_COLLECT: COLLECT's; docs/gc.md); DISPATCH (CHECK),
+//   COMMIT / ABORT (END); an accepted SEND (after its reference check; a
+//   FORWARD's at the end of its copy, am_unit_fwd, with the words copied),
+//   INJECT (its third cycle, the check passed), CREATE / SPAWN (their second
+//   cycle), BECOME (its write), STATE (a state word's write, before the
+//   transaction's first fault), FREE and UNPIN (their third cycle, the check
+//   passed), SET_HANDLER (its write) -- at most one per cycle, in that order.
 // * Words at or beyond the record's length are 0. The FAIL code of an
 //   ABORT record is the transaction's (fault deliveries too: unlike
 //   F_CODE's register, tr_code_q is written in a delivery). So are its
@@ -83,6 +83,7 @@ module am_unit_trace #(
   // the collector
   input  wire                   gc_done_i,
   input  wire                   gc_demand_i,  // ... ran on demand
+  input  wire                   gc_coll_i,    // ... ran for COLLECT, between transactions
   input  wire [SLOT_W:0]        reclaimed_i,
   input  wire [SLOT_W:0]        live_after_i,
   input  wire [SLOT_W:0]        free_n_i,
@@ -137,7 +138,7 @@ module am_unit_trace #(
       always @(*) begin
         v = 1'b1; k = 4'd0; rf = 32'd0; bf = 32'd0; len = 4'd0; wds = {32*8{1'b0}};
         if (gc_done_i) begin
-          k = gc_demand_i ? `AM_TRACE_GC_DEMAND : `AM_TRACE_GC; rf[SLOT_W:0] = reclaimed_i; bf[SLOT_W:0] = live_after_i;
+          k = gc_coll_i ? `AM_TRACE_GC_COLLECT : gc_demand_i ? `AM_TRACE_GC_DEMAND : `AM_TRACE_GC; rf[SLOT_W:0] = reclaimed_i; bf[SLOT_W:0] = live_after_i;
         end else if (disp_i || end_i) begin
           k = disp_i ? `AM_TRACE_DISPATCH : (commit_i ? `AM_TRACE_COMMIT : `AM_TRACE_ABORT);
           rf = self_ref_i; len = len_i;
@@ -188,7 +189,7 @@ module am_unit_trace #(
                                  t_send_i, p_ref_ok_i, inject_ok_i, t_create_i, t_spawn_i,
                                  free_ok_i, unpin_ok_i, p_slot_i, p_beh_i, p_n_i, p_new_gen_i, disp_i, end_i,
                                  commit_i, end_cause_i, end_op_i, open_i, cause_i, seq_i, self_ref_i, chk_beh_i, beh_i, len_i,
-                                 q_words_i, gc_done_i, gc_demand_i, reclaimed_i, live_after_i, free_n_i};
+                                 q_words_i, gc_done_i, gc_demand_i, gc_coll_i, reclaimed_i, live_after_i, free_n_i};
       assign trace_valid_o = 1'b0;
       assign trace_kind_o  = 4'd0;
       assign trace_seq_o   = 32'd0;

@@ -339,6 +339,41 @@ void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_
     c->hw_gc_demand = on_demand;
 }
 
+/* A hardware collection that an operation between transactions follows (or
+ * COLLECT's, which nothing in a transaction asked for) is mirrored at once:
+ * the reference collects as the hardware did -- on demand, or as its
+ * trigger would before the next dispatch -- with the same roots (a retried
+ * event is still queued on both sides; a retried delivery is pending with
+ * its fault record), and the two records are compared. Left for the next
+ * cosim_check, the operation would run on the reference before it. */
+static int mirror_gc(cosim *c)
+{
+    if (!c->hw_gc[0]) return 0;
+    c->ref_gc[0] = 0;
+    if (c->hw_gc_demand) am_collect_on_demand(c->rt);
+    else am_gc(c->rt);
+    int differs = strcmp(c->ref_gc, c->hw_gc) != 0;
+    if (differs) {
+        am_counters k;
+        am_get_counters(c->rt, &k);
+        report(c, k.seq, "garbage collection between transactions differs",
+               c->ref_gc[0] ? c->ref_gc : "(no collection)\n", c->hw_gc);
+    } else if (c->trace_out) {
+        fputs(c->ref_gc, c->trace_out);
+    }
+    c->ref_gc[0] = 0;
+    c->hw_gc[0] = 0;
+    c->hw_gc_demand = 0;
+    return differs ? -1 : 0;
+}
+
+int cosim_collect(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots)
+{
+    if (mirror_gc(c)) return -1;
+    cosim_gc(c, seq, reclaimed, live, free_slots, 1);
+    return mirror_gc(c);
+}
+
 int cosim_check(cosim *c, const cosim_txn *hw)
 {
     am_trace_buf b;
@@ -429,6 +464,7 @@ int cosim_ext(cosim *c, unsigned kind, am_ref ref, am_beh beh, uint32_t n, const
 {
     char e[200], a[200];
     if (n > AM_MAX_MSG_WORDS) n = AM_MAX_MSG_WORDS;
+    if (mirror_gc(c)) return -1;
     if (kind == AM_TRACE_SPAWN && c->boot_seen == 0) {
         c->boot_seen = 1;
         if (ref == c->boot_ref && beh == c->boot_beh && n == 0) return 0;

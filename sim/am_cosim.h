@@ -76,6 +76,14 @@ int cosim_check(cosim *c, const cosim_txn *hw);
 void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots,
               int on_demand);
 
+/* The hardware collected between transactions for COLLECT (trace record
+ * GC_COLLECT: a SPAWN found no slot): the reference collects on demand now
+ * and the two are compared. A collection the hardware made before (see
+ * cosim_gc) that no transaction followed yet is mirrored first -- as it is
+ * before an operation between transactions (cosim_ext). 0 when they match,
+ * else report and -1. */
+int cosim_collect(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots);
+
 /* The hardware halted with an empty queue: the reference must be idle too
  * and the console output identical. 0 when so, else report and -1. */
 int cosim_finish(cosim *c);
@@ -91,7 +99,8 @@ void cosim_set_link(cosim *c);
 
 /* An operation between transactions, from the trace port: SPAWN (ref, beh,
  * n state words w), INJECT (ref = target, n message words w) or UNPIN (ref),
- * after the transaction the reference last dispatched. The first SPAWN and
+ * after the transaction the reference last dispatched. A hardware
+ * collection reported before it (cosim_gc) is mirrored first. The first SPAWN and
  * INJECT are the boot's (cosim_new made them): they are compared with it.
  * Every later one is done on the reference runtime at this point -- the
  * same transaction boundary -- and must give the same result (a SPAWN the

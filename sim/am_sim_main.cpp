@@ -686,6 +686,11 @@ int main(int argc, char **argv)
                 cosim_gc(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o, top->trace_code_o,
                          kind == AM_TRACE_GC_DEMAND);
                 break;
+            case AM_TRACE_GC_COLLECT:
+                if (cosim_collect(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o,
+                                  top->trace_code_o) != 0)
+                    diverged = true;
+                break;
             case AM_TRACE_SPAWN:
             case AM_TRACE_INJECT:
             case AM_TRACE_UNPIN:

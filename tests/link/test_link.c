@@ -106,7 +106,7 @@ static int stop_target(void)
     return r > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-static void start_target(int socket_)
+static void start_program(int socket_, const char *program)
 {
     stop_target();
     snprintf(port, sizeof port, "%s/link%d", workdir, ntargets);
@@ -121,13 +121,14 @@ static void start_target(int socket_)
         if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); }
         if (sim)
             execl(target_path, target_path, "--link", port, "--link-div", sim_link_div, "--quiet",
-                  "link-echo", (char *)NULL);
+                  program, (char *)NULL);
         else
-            execl(target_path, target_path, socket_ ? "--link-socket" : "--link", port, "link-echo",
+            execl(target_path, target_path, socket_ ? "--link-socket" : "--link", port, program,
                   (char *)NULL);
         _exit(127);
     }
 }
+static void start_target(int socket_) { start_program(socket_, "link-echo"); }
 
 /* Console text the machine sent (collected by every link the tests open). */
 static char console[1 << 16];
@@ -830,6 +831,76 @@ TEST(shutdown)
     am_link_opts o;
     am_link_opts_default(&o);
     CHECK_EQ(am_link_open(port, &o, &l), AM_LINK_E_NO_DEVICE);
+}
+
+/* The machine idle with every slot taken, all but the boot's actors
+ * garbage (link-full's FILL): an ask's proxy needs a slot, so the machine
+ * collects for it -- one collection, on demand -- and the ask is answered,
+ * not BUSY (docs/link.md). On the simulator the firmware's SPAWN finds no
+ * slot and writes COLLECT, which lockstep mirrors on the reference. */
+TEST(ask_on_a_table_full_of_garbage)
+{
+    arm("ask_on_a_table_full_of_garbage");
+    start_program(0, "link-full");
+    nconsole = 0;
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    am_word s0[AM_LINK_NSTATS], s1[AM_LINK_NSTATS], s2[AM_LINK_NSTATS];
+    stats(l, s0);
+    CHECK_EQ(s0[AM_LINK_S_QUEUED], 0);
+    am_word k = AM_DEFAULT_TABLE_SLOTS - s0[AM_LINK_S_LIVE];
+    CHECK(k > 100);
+    CHECK_EQ(am_link_send(l, 1, 1, &k), AM_LINK_OK);
+    uint64_t until = now_ms() + 20000;
+    do {
+        sleep_ms(20);
+        stats(l, s1);
+    } while ((s1[AM_LINK_S_QUEUED] != 0 || s1[AM_LINK_S_LIVE] != AM_DEFAULT_TABLE_SLOTS) &&
+             now_ms() < until);
+    CHECK_EQ(s1[AM_LINK_S_LIVE], AM_DEFAULT_TABLE_SLOTS);   /* every slot taken ... */
+    CHECK_EQ(s1[AM_LINK_S_GC_RUNS], s0[AM_LINK_S_GC_RUNS]);  /* ... and nothing collected */
+    am_word w = 0x5eed, r[8];
+    uint32_t n = 0;
+    CHECK_EQ(am_link_ask(l, 0, 1, &w, 2000, r, &n), AM_LINK_OK);
+    CHECK_EQ(n, 1);
+    CHECK_EQ(r[0], 0x5eed);
+    stats(l, s2);
+    CHECK_EQ(s2[AM_LINK_S_E_BUSY], s1[AM_LINK_S_E_BUSY]);
+    CHECK_EQ(s2[AM_LINK_S_GC_RUNS], s1[AM_LINK_S_GC_RUNS] + 1);
+    CHECK(s2[AM_LINK_S_GC_RECLAIMED] - s1[AM_LINK_S_GC_RECLAIMED] >= k);
+    CHECK(link_accounted(s2));
+    close_link(l);
+}
+
+/* Live actors that leave 6 slots free, then a long FILL: the collector,
+ * disarmed, runs on demand every other transaction -- retried transactions
+ * -- while the host asks, so proxies are spawned (and COLLECT written)
+ * between a retry's collection and its second run too. Every ask is
+ * answered; on the simulator every collection is compared in lockstep. */
+TEST(asks_while_the_table_churns)
+{
+    arm("asks_while_the_table_churns");
+    start_program(0, "link-full");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    am_word s0[AM_LINK_NSTATS], s1[AM_LINK_NSTATS];
+    stats(l, s0);
+    am_word keep = AM_DEFAULT_TABLE_SLOTS - 6 - s0[AM_LINK_S_LIVE];
+    CHECK_EQ(am_link_send(l, 2, 1, &keep), AM_LINK_OK);
+    am_word fill = sim ? 6000 : 200000;
+    CHECK_EQ(am_link_send(l, 1, 1, &fill), AM_LINK_OK);
+    uint32_t asks = sim ? 60 : 2000;
+    for (uint32_t i = 0; i < asks; i++) {
+        am_word w = i, r[8];
+        uint32_t n = 0;
+        CHECK_EQ(am_link_ask(l, 0, 1, &w, 5000, r, &n), AM_LINK_OK);
+        CHECK(n == 1 && r[0] == i);
+    }
+    stats(l, s1);
+    CHECK_EQ(s1[AM_LINK_S_E_BUSY], s0[AM_LINK_S_E_BUSY]);
+    CHECK(s1[AM_LINK_S_GC_RUNS] - s0[AM_LINK_S_GC_RUNS] > 20);
+    CHECK(link_accounted(s1));
+    close_link(l);
 }
 
 int main(int argc, char **argv)

@@ -21,7 +21,9 @@
 //    same mark-sweep, so every
 //    reference the unit hands out after a collection (slot reuse order) and
 //    every collection record (reclaimed, live, free) is checked; the random
-//    phase runs once with the reset settings and once collecting often.
+//    phase runs once with the reset settings and once collecting often;
+//    directed: on demand, a fault delivery's CREATE, and COLLECT between
+//    transactions.
 #include "Vam_actor_unit.h"
 #include "verilated.h"
 #include <cstdio>
@@ -48,12 +50,12 @@ struct Rec {
   }
 };
 static const char *kname[] = {"?", "DISPATCH", "CREATE", "SEND", "BECOME", "COMMIT", "ABORT", "SPAWN", "INJECT", "FREE",
-                              "HANDLER", "GC", "GC_DEMAND", "STATE", "UNPIN"};
+                              "HANDLER", "GC", "GC_DEMAND", "STATE", "UNPIN", "GC_COLLECT"};
 static std::vector<Rec> got, want;
 static size_t checked = 0;
 static void prec(const char *t, const Rec &r) {
   printf("  %s %s seq=%u ref=%08x beh=%u len=%u cause=%u code=%08x op=%u value=%08x w=", t,
-         kname[r.kind < 14 ? r.kind : 0], r.seq, r.ref, r.beh, r.len, r.cause, r.code, r.op, r.value);
+         kname[r.kind < 16 ? r.kind : 0], r.seq, r.ref, r.beh, r.len, r.cause, r.code, r.op, r.value);
   for (int i = 0; i < 8; i++) printf("%x%s", r.w[i], i < 7 ? "," : "\n");
 }
 
@@ -75,6 +77,7 @@ static void tick() {
 static void finish();
 static void fault_delivery();
 static void delivery_on_demand();
+static void collect_between();
 static void dispatch_point();
 
 static int last_cycles;  // cycles the last bus access took (1 = no wait state)
@@ -416,6 +419,7 @@ struct Model {
     if (open) return 1;
     if (!valid(ref) || (ref & 0xFFFF) == 0) return 4;
     int s = ref & 0xFFFF; t[s].live = false; t[s].pinned = false; stk.push_back(s); live--;
+    fresh = false;   // what it held may be garbage now
     Rec r = rec(9); r.ref = ref; want.push_back(r);
     return 0;
   }
@@ -424,6 +428,7 @@ struct Model {
     if (open) return 1;
     if (!valid(ref) || (ref & 0xFFFF) == 0) return 4;
     t[ref & 0xFFFF].pinned = false;
+    fresh = false;   // it may be garbage now: a collection may find something again
     Rec r = rec(14); r.ref = ref; want.push_back(r);
     return 0;
   }
@@ -967,6 +972,116 @@ static void delivery_on_demand() {
   if (!errors) printf("PASS a fault delivery's CREATE collects on demand (directed)\n");
 }
 
+// ------------------------------------------------------------------ COLLECT
+// Directed, on a fresh unit, GC_LOW 0: COLLECT between transactions runs
+// a collection (trace record GC_COLLECT: reclaimed, live after, free after)
+// only when a transaction, an UNPIN or a FREE came since the last
+// collection (reset counts as one), and the bus waits for it; inside a
+// transaction it is BUSY and runs nothing; with the collector off it runs
+// nothing.
+static void collect_between() {
+  fresh_unit();
+  size_t from = got.size();
+  auto colls = [from]() {
+    std::vector<Rec> v;
+    for (size_t i = from; i < got.size(); i++) if (got[i].kind == 15) v.push_back(got[i]);
+    return v;
+  };
+  auto collect = []() {   // COLLECT, then the next access: how long it waited, EXT_STATUS
+    wr(COLLECT, 1);
+    uint32_t runs = rd(GC_RUNS);
+    int waited = last_cycles;
+    return std::make_pair(waited, std::make_pair(runs, rd(EXT_STATUS)));
+  };
+  wr(BEH_COUNT, 6);
+  wr(GC_LOW, 0);
+  uint32_t a = spawn0(4);
+  // after reset: a collection (nothing to reclaim); the next access waits for it
+  auto c = collect();
+  CHECK(c.second.first == 1 && c.second.second == 0 && c.first > 10,
+        "COLLECT after reset: %u runs, status %u, the read waited %d cycles", c.second.first,
+        c.second.second, c.first);
+  CHECK(colls().size() == 1 && colls()[0].ref == 0 && colls()[0].beh == 2 &&
+        colls()[0].code == (uint32_t)SLOTS - 2, "its record: reclaimed 0, live 2, free %d", SLOTS - 2);
+  c = collect();
+  CHECK(c.second.first == 1 && c.second.second == 0 && c.first == 1 && colls().size() == 1,
+        "nothing since: no collection (%u runs, waited %d)", c.second.first, c.first);
+  // a transaction that makes 3 garbage actors
+  wr(SEND_W, 1); wr(INJECT + 4, a);
+  wr(CTRL, 1);
+  CHECK(dp_fetch() == 4 && rd(SELF) == a, "a");
+  for (int i = 0; i < 3; i++) { wr(NEW_STATE, i); wr(CREATE + 4, 3); }
+  wr(COLLECT, 1);
+  CHECK(rd(EXT_STATUS) == 1 && rd(GC_RUNS) == 1, "COLLECT inside a transaction: BUSY, nothing runs");
+  CHECK(dp_fetch() == DP_IDLE && rd(LIVE) == 5, "committed: 3 created");
+  c = collect();
+  CHECK(c.second.first == 2 && c.second.second == 0 && colls().size() == 2 && colls()[1].ref == 3 &&
+        colls()[1].beh == 2 && rd(LIVE) == 2, "after a transaction: a collection reclaims the 3");
+  c = collect();
+  CHECK(c.second.first == 2 && colls().size() == 2, "nothing since: no collection");
+  // an UNPIN: a is garbage now
+  wr(UNPIN, a);
+  CHECK(rd(EXT_STATUS) == 0, "UNPIN");
+  c = collect();
+  CHECK(c.second.first == 3 && colls().size() == 3 && colls()[2].ref == 1 && colls()[2].beh == 1,
+        "after an UNPIN: a collection reclaims a (%u runs)", c.second.first);
+  CHECK(spawn0(4) != 0, "a SPAWN");
+  wr(UNPIN, a);
+  CHECK(rd(EXT_STATUS) == 4, "a stale UNPIN is BAD_REF");
+  c = collect();
+  CHECK(c.second.first == 3 && colls().size() == 3, "a refused UNPIN or a SPAWN: no collection");
+  // a FREE: what the freed actor held may be garbage now
+  uint32_t holder = spawn0(4), holder2 = 0;
+  wr(SEND_W, 1); wr(INJECT + 4, holder);
+  CHECK(dp_fetch() == 4 && rd(SELF) == holder, "holder");
+  wr(NEW_STATE, 0); wr(CREATE + 4, 3);
+  uint32_t held = rd(NEW_REF);
+  wr(BECOME_W, held); wr(BECOME + 4, 4);
+  CHECK(dp_fetch() == DP_IDLE, "holder keeps held");
+  c = collect();
+  CHECK(c.second.first == 4 && colls().size() == 4 && colls()[3].ref == 0, "nothing to reclaim");
+  wr(FREE, holder);
+  CHECK(rd(EXT_STATUS) == 0, "FREE");
+  c = collect();
+  CHECK(c.second.first == 5 && colls().size() == 5 && colls()[4].ref == 1, "after a FREE: held is reclaimed");
+  // a fault delivery waiting for the core (the abort ended while it was
+  // not at the dispatch point): its entry is a root -- the failed target v
+  // and w, which only its message names, survive -- and it comes next
+  uint32_t h = spawn0(3);
+  wr(FAULT_HANDLER, h);
+  wr(SEND_W, 1); wr(INJECT + 4, holder2 = spawn0(4));
+  CHECK(dp_fetch() == 4 && rd(SELF) == holder2, "holder2");
+  wr(NEW_STATE, 0); wr(CREATE + 4, 3);
+  uint32_t v = rd(NEW_REF);
+  wr(NEW_STATE, 0); wr(CREATE + 4, 3);
+  uint32_t w = rd(NEW_REF);
+  wr(SEND_W, w); wr(SEND + 4, v);
+  CHECK(dp_fetch() == 3 && rd(SELF) == v && rd(MSG) == w, "v's event [w]");
+  wr(ABORT + 4, 0xBAD);
+  c = collect();
+  CHECK(c.second.first == 6 && colls().size() == 6 && colls()[5].ref == 0,
+        "a collection with the delivery waiting: nothing reclaimed (%u)", colls().back().ref);
+  CHECK(dp_fetch() == 3 && rd(SELF) == h && rd(F_TARGET) == v && rd(MSG) == w && rd(F_CODE) == 0xBAD,
+        "then the delivery, its record and message");
+  wr(SEND_W, 1); wr(SEND + 4, v);
+  wr(SEND_W, 2); wr(SEND + 4, w);
+  CHECK(((rd(STATUS) >> 8) & 31) == 0, "v and w are valid");
+  wr(ABORT + 4, 1);   // (a failed delivery: not delivered again)
+  CHECK(dp_fetch() == DP_IDLE, "nothing else queued");
+  wr(FAULT_HANDLER, 0);
+  // the collector off
+  uint32_t b = spawn0(4);
+  wr(UNPIN, b);
+  wr(GC_PERIOD, 0);
+  c = collect();
+  CHECK(c.second.first == 6 && c.second.second == 0 && colls().size() == 6,
+        "the collector off: no collection, status OK");
+  size_t ng = 0;
+  for (size_t i = from; i < got.size(); i++) ng += got[i].kind == 11 || got[i].kind == 12;
+  CHECK(ng == 0, "no other collection (%zu)", ng);
+  if (!errors) printf("PASS COLLECT between transactions (directed)\n");
+}
+
 // ------------------------------------------------------------------ main
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
@@ -1152,6 +1267,7 @@ int main(int argc, char **argv) {
   printf("\n");
   gc_on_demand();
   delivery_on_demand();
+  collect_between();
   if (errors) { printf("FAIL tb_am_actor_unit (%d errors)\n", errors); exit(1); }
   delete dut;
   return 0;

@@ -13,6 +13,9 @@
  * A message of another length is a fault (am_fail 1), printed by the
  * console. Its boot queues two messages of busy work for an actor of its
  * own before the exports (BOOT_AHEAD).
+ *
+ * link-full exports 0 ECHO, 1 FILL [k] (k unreachable actors) and 2 KEEP
+ * [k] (k more actors it keeps), below.
  */
 #include "am.h"
 #include "behaviors.h"
@@ -70,6 +73,44 @@ void link_slow(am_ctx *ctx)
     volatile am_word spin = 0;
     while (spin < SLOW_SPIN) spin = spin + 1;
     count(ctx, AMB_LINK_SLOW, AM_MAX_MSG_WORDS);
+}
+
+/* ---- link-full: a table full of garbage, or nearly full of live actors ---
+ * FILL [k] makes k unreachable actors, FILL_TURN (the machine's MAX_CREATES)
+ * a transaction at most, and keeps the last FILL_TURN for the last one. With
+ * k the free slots, that one starts with FILL_TURN free -- not fewer than
+ * GC_LOW (reset: MAX_CREATES), so no collection runs before it -- and the
+ * machine goes idle with every slot taken. A host's ask then needs a slot
+ * for its proxy: the link collects for it (docs/link.md). KEEP [k] adds k
+ * actors to a chain its state holds, FILL_TURN a transaction: live actors
+ * that leave a few slots free, where a long FILL collects on demand every
+ * other transaction while a host's asks spawn proxies in between. */
+#define FILL_TURN 4u
+
+void link_full(am_ctx *ctx)
+{
+    am_export(ctx, 0, AM_CREATE(ctx, AMB_LINK_ECHO, 0));
+    am_export(ctx, 1, AM_CREATE(ctx, AMB_LINK_FILL, 0));
+    am_export(ctx, 2, AM_CREATE(ctx, AMB_LINK_KEEP, 0));
+    am_print(ctx, "link-full: echo 0, fill 1, keep 2\n");
+    am_become(ctx, AM_BEH_SINK, 0, 0);
+}
+
+void link_fill(am_ctx *ctx)
+{
+    am_word k = am_msg(ctx, 0);
+    am_word n = k <= FILL_TURN ? k : k - FILL_TURN < FILL_TURN ? k - FILL_TURN : FILL_TURN;
+    for (am_word i = 0; i < n; i++) AM_CREATE(ctx, AM_BEH_SINK, 0);
+    if (k > n) AM_SEND(ctx, am_self(ctx), k - n);
+}
+
+void link_keep(am_ctx *ctx)
+{
+    am_word k = am_msg(ctx, 0), head = am_state(ctx, 0);
+    am_word n = k < FILL_TURN ? k : FILL_TURN;
+    for (am_word i = 0; i < n; i++) head = AM_CREATE(ctx, AM_BEH_SINK, head);
+    AM_BECOME(ctx, AMB_LINK_KEEP, head);
+    if (k > n) AM_SEND(ctx, am_self(ctx), k - n);
 }
 
 /* ---- link-exports: the rules of am_export, compared in lockstep ------------
