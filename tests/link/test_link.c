@@ -1,7 +1,8 @@
 /*
  * test_link.c — the host link end to end (make link-test): the host library
  * (host/am_link.c) against a target running tests/link/prog's link-echo
- * (exports: 0 echo, 1 counter, 2 slow): `am-run --link`, over a
+ * (exports: 0 echo, 1 counter, 2 slow; the last two cases link-full: 0
+ * echo, 1 fill, 2 keep): `am-run --link`, over a
  * pseudo-terminal and a Unix socket, or the simulated SoC, `am-sim --link`,
  * whose firmware serves the link in lockstep with the reference runtime.
  *
