@@ -330,7 +330,9 @@ module am_dispatch #(
       if (fetch) fault_q_o <= 1'b0;
       if (state_q == S_REDIR) fault_q_o <= 1'b1;
       state_q <= state_d;
-      step_q  <= (state_d != state_q) ? 4'd0 : step_q + 1'b1;
+      // (state_x: CHECK leaves CHECK whatever its check says, so the table's
+      // read stays out of step_q's logic -- the ULX3S's critical path)
+      step_q  <= (state_x != state_q) ? 4'd0 : step_q + 1'b1;
       // +1 per dispatch; -1 at a retry's END: the attempt was no transaction
       if (fetch || state_q == S_REDIR || retry_o) seq_o <= seq_o + {{31{retry_o}}, 1'b1};
       if (fetch || state_q == S_REDIR) dead_o <= 1'b0;
