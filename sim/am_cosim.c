@@ -339,6 +339,23 @@ void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_
     c->hw_gc_demand = on_demand;
 }
 
+/* The reference's collection (ref_gc, or none) against the hardware's
+ * (hw_gc, or none): equal, or a divergence reported as `what`. Both are
+ * used up either way. */
+static int compare_gc(cosim *c, uint64_t seq, const char *what)
+{
+    int differs = strcmp(c->ref_gc, c->hw_gc) != 0;
+    if (differs)
+        report(c, seq, what, c->ref_gc[0] ? c->ref_gc : "(no collection)\n",
+               c->hw_gc[0] ? c->hw_gc : "(no collection)\n");
+    else if (c->ref_gc[0] && c->trace_out)
+        fputs(c->ref_gc, c->trace_out);
+    c->ref_gc[0] = 0;
+    c->hw_gc[0] = 0;
+    c->hw_gc_demand = 0;
+    return differs ? -1 : 0;
+}
+
 /* A hardware collection that an operation between transactions follows (or
  * COLLECT's, which nothing in a transaction asked for) is mirrored at once:
  * the reference collects as the hardware did -- on demand, or as its
@@ -352,19 +369,9 @@ static int mirror_gc(cosim *c)
     c->ref_gc[0] = 0;
     if (c->hw_gc_demand) am_collect_on_demand(c->rt);
     else am_gc(c->rt);
-    int differs = strcmp(c->ref_gc, c->hw_gc) != 0;
-    if (differs) {
-        am_counters k;
-        am_get_counters(c->rt, &k);
-        report(c, k.seq, "garbage collection between transactions differs",
-               c->ref_gc[0] ? c->ref_gc : "(no collection)\n", c->hw_gc);
-    } else if (c->trace_out) {
-        fputs(c->ref_gc, c->trace_out);
-    }
-    c->ref_gc[0] = 0;
-    c->hw_gc[0] = 0;
-    c->hw_gc_demand = 0;
-    return differs ? -1 : 0;
+    am_counters k;
+    am_get_counters(c->rt, &k);
+    return compare_gc(c, k.seq, "garbage collection between transactions differs");
 }
 
 int cosim_collect(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots)
@@ -399,15 +406,7 @@ int cosim_check(cosim *c, const cosim_txn *hw)
                "(queue empty)", b.text);
         return -1;
     }
-    if (strcmp(c->ref_gc, c->hw_gc) != 0) {
-        report(c, hw->seq, "garbage collection before this transaction differs",
-               c->ref_gc[0] ? c->ref_gc : "(no collection)\n",
-               c->hw_gc[0] ? c->hw_gc : "(no collection)\n");
-        return -1;
-    }
-    if (c->ref_gc[0] && c->trace_out) fputs(c->ref_gc, c->trace_out);
-    c->hw_gc[0] = 0;
-    c->hw_gc_demand = 0;
+    if (compare_gc(c, hw->seq, "garbage collection before this transaction differs")) return -1;
     if (!c->ref_line_ready || strcmp(c->ref_line, b.text) != 0) {
         report(c, hw->seq, "transaction differs", c->ref_line, b.text);
         return -1;

@@ -180,6 +180,9 @@ enum { O_SEND = 1, O_CREATE, O_BECOME, O_SET_HANDLER, O_ABORT, O_COMMIT, O_RUN, 
 static uint32_t len_of(unsigned n) { return n > 15 ? 15 : n; }   // as the address carries it
 // SPAWN between transactions, no state words: the new reference
 static uint32_t spawn0(uint32_t beh) { wr(SPAWN, beh); return rd(NEW_REF); }
+// CREATE of behavior 3 with state [w0] in the open transaction: the new
+// reference, 0 when it was refused (outside the random model)
+static uint32_t create3(uint32_t w0) { wr(NEW_STATE, w0); wr(CREATE + 4, 3); return rd(NEW_REF); }
 
 
 // ------------------------------------------------------------------ model
@@ -897,7 +900,6 @@ static void delivery_on_demand() {
   fresh_unit();
   wr(BEH_COUNT, 6);
   wr(GC_LOW, 0);
-  auto create = [](uint32_t w0) { wr(NEW_STATE, w0); wr(CREATE + 4, 3); return rd(NEW_REF); };
   auto cause = []() { return (rd(STATUS) >> 8) & 31; };
   uint32_t h = spawn0(3), a = spawn0(4);
   wr(FAULT_HANDLER, h);
@@ -906,12 +908,12 @@ static void delivery_on_demand() {
   CHECK(dp_fetch() == 4 && rd(SELF) == a, "a");
   // (1) 125 free slots: 30 steps of 4 garbage actors, then w, x and 2 more
   for (int step = 0; step < 30; step++) {
-    for (int i = 0; i < 4; i++) CHECK(create(i) != 0, "garbage %d", step);
+    for (int i = 0; i < 4; i++) CHECK(create3(i) != 0, "garbage %d", step);
     wr(SEND_W, 1); wr(SEND + 4, a);
     CHECK(dp_fetch() == 4 && rd(SELF) == a, "a's step %d", step);
   }
-  uint32_t w = create(0), x = create(0);
-  CHECK(w != 0 && x != 0 && create(0) != 0 && create(0) != 0, "the last four but one");
+  uint32_t w = create3(0), x = create3(0);
+  CHECK(w != 0 && x != 0 && create3(0) != 0 && create3(0) != 0, "the last four but one");
   wr(SEND_W, 0x77); wr(SEND_W + 4, x); wr(SEND + 8, w);   // [0x77, x]: x's only reference
   CHECK(dp_fetch() == 3 && rd(SELF) == w, "w");
   wr(ABORT + 4, 0xF00D);
@@ -920,8 +922,8 @@ static void delivery_on_demand() {
   CHECK(rd(F_TARGET) == w && rd(F_CAUSE) == 1 && rd(MSG + 4) == x, "the fault record, the message");
   wr(SEND_W, 1); wr(SEND + 4, w);                          // w and x are valid now
   wr(SEND_W, 2); wr(SEND + 4, x);
-  CHECK(create(0) != 0, "the table's last slot");
-  CHECK(create(0) == 0 && cause() == 8, "no free slot: TABLE_FULL in the attempt");
+  CHECK(create3(0) != 0, "the table's last slot");
+  CHECK(create3(0) == 0 && cause() == 8, "no free slot: TABLE_FULL in the attempt");
   CHECK(dp_fetch() == 3 && rd(SELF) == h, "the delivery again");
   CHECK(rd(SEQ) == seq && rd(GC_RUNS) == runs + 1, "same SEQ (%u, %u), one collection (%u)", rd(SEQ), seq,
         rd(GC_RUNS) - runs);
@@ -931,7 +933,7 @@ static void delivery_on_demand() {
   wr(SEND_W, 1); wr(SEND + 4, w);
   wr(SEND_W, 2); wr(SEND + 4, x);
   CHECK(cause() == 0, "w and x survived the collection");
-  CHECK(create(0) != 0 && create(0) != 0 && cause() == 0, "the CREATEs fit");
+  CHECK(create3(0) != 0 && create3(0) != 0 && cause() == 0, "the CREATEs fit");
   CHECK(dp_fetch() == 3 && rd(SELF) == w && rd(MSG) == 1, "w's message");
   CHECK(dp_fetch() == 3 && rd(SELF) == x && rd(MSG) == 2, "x's message");
   // (2) reachable actors fill the table: a chain from a's state
@@ -943,7 +945,7 @@ static void delivery_on_demand() {
     uint32_t p = chain;
     bool full = false;
     for (int i = 0; i < 4 && !full; i++) {
-      uint32_t r = create(p);
+      uint32_t r = create3(p);
       if (r) p = r; else full = true;
     }
     if (!full) {
@@ -961,12 +963,12 @@ static void delivery_on_demand() {
   // the slots a's step took are free again (fewer than 4): the handler's
   // CREATEs take them, and the next finds none
   int took = 0;
-  while (took < 4 && create(0) != 0) took++;
+  while (took < 4 && create3(0) != 0) took++;
   CHECK(took < 4 && cause() == 8, "the delivery's CREATE finds no slot (after %d)", took);
   CHECK(dp_fetch() == 3 && rd(SELF) == h && rd(SEQ) == seq && rd(GC_RUNS) == runs + 1,
         "retried after a collection");
-  for (int i = 0; i < took; i++) CHECK(create(0) != 0, "the same slots");
-  CHECK(create(0) == 0 && cause() == 8, "then TABLE_FULL");
+  for (int i = 0; i < took; i++) CHECK(create3(0) != 0, "the same slots");
+  CHECK(create3(0) == 0 && cause() == 8, "then TABLE_FULL");
   CHECK(dp_fetch() == DP_IDLE && rd(SELF) == 0, "a failed delivery is not delivered again");
   CHECK(((rd(STATUS) >> 16) & 31) == 8 && rd(GC_RUNS) == runs + 1, "no second collection");
   if (!errors) printf("PASS a fault delivery's CREATE collects on demand (directed)\n");
@@ -987,79 +989,79 @@ static void collect_between() {
     for (size_t i = from; i < got.size(); i++) if (got[i].kind == 15) v.push_back(got[i]);
     return v;
   };
-  auto collect = []() {   // COLLECT, then the next access: how long it waited, EXT_STATUS
+  struct Collected { int waited; uint32_t runs, status; };
+  auto collect = []() {   // COLLECT, then the next access: how long it waited, GC_RUNS, EXT_STATUS
     wr(COLLECT, 1);
-    uint32_t runs = rd(GC_RUNS);
-    int waited = last_cycles;
-    return std::make_pair(waited, std::make_pair(runs, rd(EXT_STATUS)));
+    Collected r;
+    r.runs = rd(GC_RUNS);
+    r.waited = last_cycles;
+    r.status = rd(EXT_STATUS);
+    return r;
   };
   wr(BEH_COUNT, 6);
   wr(GC_LOW, 0);
   uint32_t a = spawn0(4);
   // after reset: a collection (nothing to reclaim); the next access waits for it
   auto c = collect();
-  CHECK(c.second.first == 1 && c.second.second == 0 && c.first > 10,
-        "COLLECT after reset: %u runs, status %u, the read waited %d cycles", c.second.first,
-        c.second.second, c.first);
+  CHECK(c.runs == 1 && c.status == 0 && c.waited > 10,
+        "COLLECT after reset: %u runs, status %u, the read waited %d cycles", c.runs,
+        c.status, c.waited);
   CHECK(colls().size() == 1 && colls()[0].ref == 0 && colls()[0].beh == 2 &&
         colls()[0].code == (uint32_t)SLOTS - 2, "its record: reclaimed 0, live 2, free %d", SLOTS - 2);
   c = collect();
-  CHECK(c.second.first == 1 && c.second.second == 0 && c.first == 1 && colls().size() == 1,
-        "nothing since: no collection (%u runs, waited %d)", c.second.first, c.first);
+  CHECK(c.runs == 1 && c.status == 0 && c.waited == 1 && colls().size() == 1,
+        "nothing since: no collection (%u runs, waited %d)", c.runs, c.waited);
   // a transaction that makes 3 garbage actors
   wr(SEND_W, 1); wr(INJECT + 4, a);
   wr(CTRL, 1);
   CHECK(dp_fetch() == 4 && rd(SELF) == a, "a");
-  for (int i = 0; i < 3; i++) { wr(NEW_STATE, i); wr(CREATE + 4, 3); }
+  for (int i = 0; i < 3; i++) create3(i);
   wr(COLLECT, 1);
   CHECK(rd(EXT_STATUS) == 1 && rd(GC_RUNS) == 1, "COLLECT inside a transaction: BUSY, nothing runs");
   CHECK(dp_fetch() == DP_IDLE && rd(LIVE) == 5, "committed: 3 created");
   c = collect();
-  CHECK(c.second.first == 2 && c.second.second == 0 && colls().size() == 2 && colls()[1].ref == 3 &&
+  CHECK(c.runs == 2 && c.status == 0 && colls().size() == 2 && colls()[1].ref == 3 &&
         colls()[1].beh == 2 && rd(LIVE) == 2, "after a transaction: a collection reclaims the 3");
   c = collect();
-  CHECK(c.second.first == 2 && colls().size() == 2, "nothing since: no collection");
+  CHECK(c.runs == 2 && colls().size() == 2, "nothing since: no collection");
   // an UNPIN: a is garbage now
   wr(UNPIN, a);
   CHECK(rd(EXT_STATUS) == 0, "UNPIN");
   c = collect();
-  CHECK(c.second.first == 3 && colls().size() == 3 && colls()[2].ref == 1 && colls()[2].beh == 1,
-        "after an UNPIN: a collection reclaims a (%u runs)", c.second.first);
+  CHECK(c.runs == 3 && colls().size() == 3 && colls()[2].ref == 1 && colls()[2].beh == 1,
+        "after an UNPIN: a collection reclaims a (%u runs)", c.runs);
   CHECK(spawn0(4) != 0, "a SPAWN");
   wr(UNPIN, a);
   CHECK(rd(EXT_STATUS) == 4, "a stale UNPIN is BAD_REF");
   c = collect();
-  CHECK(c.second.first == 3 && colls().size() == 3, "a refused UNPIN or a SPAWN: no collection");
+  CHECK(c.runs == 3 && colls().size() == 3, "a refused UNPIN or a SPAWN: no collection");
   // a FREE: what the freed actor held may be garbage now
-  uint32_t holder = spawn0(4), holder2 = 0;
+  uint32_t holder = spawn0(4);
   wr(SEND_W, 1); wr(INJECT + 4, holder);
   CHECK(dp_fetch() == 4 && rd(SELF) == holder, "holder");
-  wr(NEW_STATE, 0); wr(CREATE + 4, 3);
-  uint32_t held = rd(NEW_REF);
+  uint32_t held = create3(0);
   wr(BECOME_W, held); wr(BECOME + 4, 4);
   CHECK(dp_fetch() == DP_IDLE, "holder keeps held");
   c = collect();
-  CHECK(c.second.first == 4 && colls().size() == 4 && colls()[3].ref == 0, "nothing to reclaim");
+  CHECK(c.runs == 4 && colls().size() == 4 && colls()[3].ref == 0, "nothing to reclaim");
   wr(FREE, holder);
   CHECK(rd(EXT_STATUS) == 0, "FREE");
   c = collect();
-  CHECK(c.second.first == 5 && colls().size() == 5 && colls()[4].ref == 1, "after a FREE: held is reclaimed");
+  CHECK(c.runs == 5 && colls().size() == 5 && colls()[4].ref == 1, "after a FREE: held is reclaimed");
   // a fault delivery waiting for the core (the abort ended while it was
   // not at the dispatch point): its entry is a root -- the failed target v
   // and w, which only its message names, survive -- and it comes next
   uint32_t h = spawn0(3);
   wr(FAULT_HANDLER, h);
-  wr(SEND_W, 1); wr(INJECT + 4, holder2 = spawn0(4));
+  uint32_t holder2 = spawn0(4);
+  wr(SEND_W, 1); wr(INJECT + 4, holder2);
   CHECK(dp_fetch() == 4 && rd(SELF) == holder2, "holder2");
-  wr(NEW_STATE, 0); wr(CREATE + 4, 3);
-  uint32_t v = rd(NEW_REF);
-  wr(NEW_STATE, 0); wr(CREATE + 4, 3);
-  uint32_t w = rd(NEW_REF);
+  uint32_t v = create3(0), w = create3(0);
   wr(SEND_W, w); wr(SEND + 4, v);
   CHECK(dp_fetch() == 3 && rd(SELF) == v && rd(MSG) == w, "v's event [w]");
   wr(ABORT + 4, 0xBAD);
   c = collect();
-  CHECK(c.second.first == 6 && colls().size() == 6 && colls()[5].ref == 0,
+  CHECK(c.runs == 6 && colls().size() == 6 && colls()[5].ref == 0,
         "a collection with the delivery waiting: nothing reclaimed (%u)", colls().back().ref);
   CHECK(dp_fetch() == 3 && rd(SELF) == h && rd(F_TARGET) == v && rd(MSG) == w && rd(F_CODE) == 0xBAD,
         "then the delivery, its record and message");
@@ -1074,7 +1076,7 @@ static void collect_between() {
   wr(UNPIN, b);
   wr(GC_PERIOD, 0);
   c = collect();
-  CHECK(c.second.first == 6 && c.second.second == 0 && colls().size() == 6,
+  CHECK(c.runs == 6 && c.status == 0 && colls().size() == 6,
         "the collector off: no collection, status OK");
   size_t ng = 0;
   for (size_t i = from; i < got.size(); i++) ng += got[i].kind == 11 || got[i].kind == 12;
