@@ -31,7 +31,7 @@ BENCH_DIR  := $(BUILD)/bench
 # build/host/libam.a is in. When included by the top Makefile its RT_SRC,
 # LIB_SRC, HOST_HDR and CFLAGS_COMMON are used; the wildcards cover the
 # standalone case.
-BENCH_RT_SRC   := $(filter-out host/am_progset.c,$(or $(RT_SRC),host/am_rt.c host/am_trace.c host/am_behaviors.c)) \
+BENCH_RT_SRC   := $(filter-out host/am_progset.c,$(or $(RT_SRC),host/am_rt.c host/am_gc.c host/am_trace.c host/am_behaviors.c)) \
                   $(wildcard lib/*.c)
 BENCH_WL_SRC   := $(wildcard bench/workloads/*.c)
 BENCH_SRC      := $(sort $(BENCH_RT_SRC) $(BENCH_WL_SRC)) bench/am_bench.c

@@ -97,7 +97,7 @@ def main():
     w(f"* machine: {meta.get('cpu', '?')}, {meta.get('nproc', '?')} cores (nproc), "
       f"{meta.get('kernel', '?')}; load average before {meta.get('load_before', '?')}, "
       f"after {meta.get('load_after', '?')}")
-    w(f"* ours: host reference runtime (`host/am_rt.c`), one thread, {meta.get('cc', '?')} -O2 -flto -DNDEBUG; "
+    w(f"* ours: host reference runtime (`host/am_rt.c`, `host/am_gc.c`), one thread, {meta.get('cc', '?')} -O2 -flto -DNDEBUG; "
       "the collector on with its defaults, each actor table sized at the workload's most live actors + 25% "
       "(at least the default 128 slots)")
     if any(s == "c" for s, _ in present):
