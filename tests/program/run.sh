@@ -5,7 +5,8 @@
 # them; images whose .rodata is 4k+1, 4k+2, 4k+3 bytes long boot and run in
 # lockstep; am-sim refuses another folder's or a damaged image; every bad
 # folder gets a one-line message naming the file (and line) and a non-zero
-# exit; and the product's sources name no tests/ or bench/ path.
+# exit; docs/tutorial.md's program, built from the page, prints what the
+# page shows; and the product's sources name no tests/ or bench/ path.
 # Prints one PASS/FAIL line per check and "program: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -176,6 +177,58 @@ mkfolder "$TMP/big" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x
   '#include "behaviors.h"\nstatic const am_word table[17000] = { 1 };\nvoid x_boot(am_ctx *ctx) { am_fail(ctx, table[am_msg(ctx, 0) % 17000]); }\n'
 expect_error "an image too big for the RAM" "$TMP/big" "firmware: program .*big does not fit: [0-9]+ bytes over the RAM" sim-run
 expect_error "a folder that does not exist" "$TMP/none" "program folder .*none: no such directory"
+
+# ---- docs/tutorial.md, followed as written ------------------------------------------
+# Its files are taken from the page, its commands run, and what the page
+# shows each one print must be what it prints (the simulator's speed line
+# aside), so the tutorial cannot drift from the machine.
+tut=$TMP/countdown
+mkdir -p "$tut"
+python3 - "$ROOT/docs/tutorial.md" "$tut" <<'PY'
+import re, sys
+page, out = open(sys.argv[1]).read(), sys.argv[2]
+def after(cmd):   # the lines a ``` block shows after "$ cmd", up to the next "$ " or the block's end
+    m = re.search(r"^\$ " + re.escape(cmd) + r"\n(.*?)(?=^\$ |^```)", page, re.S | re.M)
+    if not m: sys.exit("docs/tutorial.md: no block with '$ %s'" % cmd)
+    return m.group(1)
+files = {
+    "countdown.c": re.search(r"`countdown\.c`.*?```c\n(.*?)```", page, re.S),
+    "behaviors.def": re.search(r"```\n(AM_BEHAVIOR.*?)```", page, re.S),
+    "programs.def": re.search(r"```\n(AM_DEMO.*?)```", page, re.S),
+}
+for name, m in files.items():
+    if not m: sys.exit("docs/tutorial.md: no %s" % name)
+    open(out + "/" + name, "w").write(m.group(1))
+open(out + "/expect.run", "w").write(after("make run PROGRAM=~/countdown NAME=countdown"))
+open(out + "/expect.trace", "w").write(after("head -3 /tmp/countdown.trace"))
+open(out + "/expect.sim", "w").write(after("make sim-run PROGRAM=~/countdown NAME=countdown"))
+err = re.search(r"`(~/countdown/behaviors\.def:1: [^`]*)`", page)
+if not err: sys.exit("docs/tutorial.md: no error message example")
+open(out + "/expect.err", "w").write(err.group(1).replace("~/countdown", out) + "\n")
+PY
+if [ $? -ne 0 ]; then bad "docs/tutorial.md" "its files or outputs could not be read from the page"
+else
+  # the program's output is the last lines make prints (the build's come first)
+  tail_is() {   # WHAT EXPECTED-FILE OUTPUT
+    local n; n=$(wc -l < "$2")
+    if [ "$(tail -n "$n" <<< "$3")" == "$(cat "$2")" ]; then ok "$1"
+    else bad "$1" "$(diff <(cat "$2") <(tail -n "$n" <<< "$3") | head -6)"; fi
+  }
+  out=$(mk run PROGRAM="$tut" NAME=countdown 2>&1)
+  tail_is "docs/tutorial.md: make run prints what the page shows" "$tut/expect.run" "$out"
+  rm -f "$TMP/countdown.trace"
+  mk run PROGRAM="$tut" NAME=countdown ARGS="--arg 1 --quiet --trace $TMP/countdown.trace" > /dev/null 2>&1
+  tail_is "docs/tutorial.md: the trace's first lines are the page's" "$tut/expect.trace" "$(head -3 "$TMP/countdown.trace" 2>/dev/null)"
+  out=$(mk sim-run PROGRAM="$tut" NAME=countdown 2>&1 | grep -v '^\[countdown\] simulation: ')
+  grep -v '^\[countdown\] simulation: ' "$tut/expect.sim" > "$tut/expect.sim-fixed"
+  tail_is "docs/tutorial.md: make sim-run prints what the page shows (in lockstep, the same cycles)" "$tut/expect.sim-fixed" "$out"
+  cp -r "$tut" "$TMP/countdown-bad"
+  sed -i 's/^void countdown(am_ctx/void countdown_renamed(am_ctx/' "$TMP/countdown-bad/countdown.c"
+  out=$(mk run PROGRAM="$TMP/countdown-bad" NAME=countdown 2>&1)
+  want=$(sed "s|$tut|$TMP/countdown-bad|" "$tut/expect.err")
+  if grep -qxF "$want" <<< "$out"; then ok "docs/tutorial.md: a renamed function gets the page's one-line message"
+  else bad "docs/tutorial.md: the renamed function's message" "$(grep -m2 'behaviors.def' <<< "$out")"; fi
+fi
 
 # ---- the product does not depend on its tests --------------------------------------
 hits=$(grep -rlE "(^|[^a-z_])(tests|bench)/" include lib host firmware rtl sim 2>/dev/null)
