@@ -6,7 +6,8 @@
 #    hardware's counters balance (dispatches = commits + aborts).
 # 2. The checker checks: with a deliberately perturbed reference runtime
 #    (--perturb SEQ) it must stop at exactly that transaction, exit 1 and
-#    print a divergence report.
+#    print a divergence report; docs/cosim.md's example report is one of
+#    them, as printed.
 # Prints one PASS/FAIL line per test and "sim: N passed, N failed".
 set -uo pipefail
 SIM=${1:-build/sim/am-sim}
@@ -48,6 +49,22 @@ for case in "cell 5" "bank 41" "faults 8"; do
     bad "checker catches a perturbed reference at $1 transaction $2" "exit $rc (see $log)"
   fi
 done
+
+# docs/cosim.md's divergence report is this run's: its lines not cut short
+# ("...") must be the checker's, word for word.
+log=$OUT/perturb-doc.log
+"$SIM" --quiet --perturb 5 counter-unsafe > "$log" 2>&1
+missing=$(python3 - docs/cosim.md "$log" <<'PY'
+import re, sys
+page, out = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines()
+m = re.search(r"am-sim --perturb 5 counter-unsafe.*?```\n(.*?)```", page, re.S)
+if not m: print("docs/cosim.md: no report of am-sim --perturb 5 counter-unsafe"); sys.exit()
+for line in m.group(1).splitlines():
+    if "..." not in line and line not in out: print(line.strip()[:60])
+PY
+)
+if [ -z "$missing" ]; then ok "docs/cosim.md's divergence report is what am-sim --perturb 5 counter-unsafe prints"
+else bad "docs/cosim.md's divergence report" "not printed: $missing"; fi
 
 # The collector: the hardware's own counters (the firmware's report) must
 # show collections, and the live actors right after any collection must stay
