@@ -41,6 +41,7 @@ help:
 	@echo "  make test        the whole test suite: host runtime + library (ASan/UBSan), bench-quick, RTL benches, lint, FuseSoC cores, lockstep co-simulation, host link"
 	@echo "  make run PROGRAM=DIR NAME=NAME [ARGS=...]      program NAME of folder DIR on the host runtime"
 	@echo "  make sim-run PROGRAM=DIR NAME=NAME [ARGS=...]  the same on the simulated SoC, in lockstep (docs/tutorial.md)"
+	@echo "  make program-lib PROGRAM=DIR   folder DIR's behaviors for host code of your own: prints the flags to compile it with (docs/api.md)"
 	@echo "  make host        build the reference runtime, build/host/am-run (the project's programs) and"
 	@echo "                   build/host/am-link (the host link's client, docs/link.md)"
 	@echo "  make host-test   runtime and actor-library tests only"

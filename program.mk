@@ -165,6 +165,15 @@ else
 	$(BUILD)/host/am-link --port $(LOAD_PORT) load $(LOAD_FW)/load-$(NAME).hex
 endif
 
+# A folder's behaviors for host code of one's own (docs/api.md, "From host
+# code"): its program set (the behavior table and programs) and the runtime
+# library, built; prints what to compile such code with, as absolute paths.
+.PHONY: program-lib
+program-lib: deps
+	@test -n "$(strip $(PROGRAM))" || { echo "make: PROGRAM=DIR is needed (a program folder: docs/programs.md)"; exit 2; }
+	@$(MAKE) --no-print-directory -s $(PROGRAM_BUILD)/host/libprog.a $(PROGRAM_BUILD)/progsets.c $(BUILD)/host/libam.a
+	@echo "-I$(abspath $(PROGRAM_DIR)) -I$(abspath include) -I$(abspath lib) -I$(abspath host) $(abspath $(PROGRAM_BUILD)/progsets.c) $(abspath $(PROGRAM_BUILD)/host/libprog.a) $(abspath $(BUILD)/host/libam.a)"
+
 .PHONY: run sim-run program-check
 program-check:
 	@test -n "$(strip $(PROGRAM))" || { echo "make: PROGRAM=DIR is needed (a program folder: docs/programs.md)"; exit 2; }

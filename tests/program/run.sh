@@ -5,8 +5,9 @@
 # them; images whose .rodata is 4k+1, 4k+2, 4k+3 bytes long boot and run in
 # lockstep; am-sim refuses another folder's or a damaged image; every bad
 # folder gets a one-line message naming the file (and line) and a non-zero
-# exit; docs/tutorial.md's program, built from the page, prints what the
-# page shows; and the product's sources name no tests/ or bench/ path.
+# exit; docs/tutorial.md's program and docs/api.md's host code, built from
+# the pages, print what the pages show; and the product's sources name no
+# tests/ or bench/ path.
 # Prints one PASS/FAIL line per check and "program: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -229,6 +230,39 @@ else
   if grep -qxF "$want" <<< "$out"; then ok "docs/tutorial.md: a renamed function gets the page's one-line message"
   else bad "docs/tutorial.md: the renamed function's message" "$(grep -m2 'behaviors.def' <<< "$out")"; fi
 fi
+
+# ---- docs/api.md's host code, built as the page says --------------------------------
+# The counter behavior and the host program are taken from the page; the
+# page's cc line (make program-lib's flags) builds it, and it prints what
+# the page shows.
+api=$TMP/api
+mkdir -p "$api/counter"
+python3 - "$ROOT/docs/api.md" "$api" <<'PY'
+import re, sys
+page, out = open(sys.argv[1]).read(), sys.argv[2]
+blocks = re.findall(r"```c\n(.*?)```", page, re.S)
+beh = [b for b in blocks if "void my_counter(" in b]
+host = [b for b in blocks if "int main(" in b]
+cc = re.search(r"^\$ (cc .*)$", page, re.M)
+run = re.search(r"^\$ \./ask_counter\n(.*?)```", page, re.S | re.M)
+if not (beh and host and cc and run and "AM_BEHAVIOR(MY_COUNTER, my_counter)" in page):
+    sys.exit("docs/api.md: the worked example's code, cc line or output is missing")
+open(out + "/counter/counter.c", "w").write(beh[0])
+open(out + "/counter/behaviors.def", "w").write("AM_BEHAVIOR(MY_COUNTER, my_counter)\n")
+open(out + "/counter/programs.def", "w").write('AM_DEMO("counter", AMB_MY_COUNTER, "the counter of docs/api.md")\n')
+open(out + "/ask_counter.c", "w").write(host[0])
+open(out + "/cc.sh", "w").write(cc.group(1).replace("~/", out + "/").replace("-o ask_counter", "-o " + out + "/ask_counter") + "\n")
+open(out + "/expect", "w").write(run.group(1))
+PY
+if [ $? -ne 0 ]; then bad "docs/api.md" "its worked example could not be read from the page"
+else
+  out=$(bash "$api/cc.sh" 2>&1 && "$api/ask_counter" 2>&1)
+  if [ "$out" == "$(cat "$api/expect")" ]; then ok "docs/api.md: the host code, built with make program-lib's flags, prints what the page shows"
+  else bad "docs/api.md: the host code" "$(tail -3 <<< "$out")"; fi
+fi
+out=$(mk program-lib 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "PROGRAM=DIR is needed" <<< "$out"; then ok "make program-lib without PROGRAM: a one-line message, exit $rc"
+else bad "make program-lib without PROGRAM" "exit $rc: $(tail -2 <<< "$out")"; fi
 
 # ---- the product does not depend on its tests --------------------------------------
 hits=$(grep -rlE "(^|[^a-z_])(tests|bench)/" include lib host firmware rtl sim 2>/dev/null)
