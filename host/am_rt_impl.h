@@ -264,32 +264,7 @@ struct am_rt {
 /* The collector (am_gc.c): a stop-the-world collection, on demand or not;
  * returns the number of actors reclaimed. */
 uint32_t am_rt_gc_collect(am_rt *rt, int on_demand);
-/* The collector is on unless both triggers are 0 (then nothing is
- * collected automatically, not even on demand). */
-INLINE int gc_on(const am_rt *rt) { return rt->gc_low != 0 || rt->gc_period != 0; }
 #define CRT_OF(ctx) ((const am_rt *)(const void *)(ctx))
-
-/* Copy n <= 8 words, one word at a time (the source was usually just
- * written word by word -- by the behavior, or by the actor's last BECOME
- * -- and a wider load of words still in the store buffer would miss store
- * forwarding). No loop, no library call. */
-INLINE void copy_n(am_word *restrict d, const am_word *restrict s, uint32_t n)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    if (n > 8) __builtin_unreachable();   /* callers checked the bound */
-#endif
-    switch (n) {
-    case 8: d[7] = s[7]; /* fall through */
-    case 7: d[6] = s[6]; /* fall through */
-    case 6: d[5] = s[5]; /* fall through */
-    case 5: d[4] = s[4]; /* fall through */
-    case 4: d[3] = s[3]; /* fall through */
-    case 3: d[2] = s[2]; /* fall through */
-    case 2: d[1] = s[1]; /* fall through */
-    case 1: d[0] = s[0]; /* fall through */
-    default: break;
-    }
-}
 
 /* The lowest set bit of a 64-bit word x != 0. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -300,61 +275,11 @@ INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
 INLINE int low_bit(uint64_t x) { int b = 0; while (!(x & 1)) x >>= 1, b++; return b; }
 #endif
 
-/* Store n words and zero the rest of an 8-word block. */
-_Static_assert(AM_MAX_MSG_WORDS == 8 && AM_MAX_STATE_WORDS == 8,
-               "message and state blocks are 8 words");
-INLINE void put_words(am_word *restrict d, const am_word *restrict s, uint32_t n)
-{
-    memset(d, 0, 8 * sizeof *d);
-    copy_n(d, s, n);
-}
-
 /* ---- the actor table ------------------------------------------------------ */
-
-INLINE int ref_valid(const am_rt *rt, am_ref ref)
-{
-    return rt->keys[SLOT_OF(ref)] == ref;
-}
-
-/* Make the slot of ref live. */
-INLINE void set_live(am_rt *rt, uint32_t slot, am_ref ref)
-{
-    rt->keys[slot] = ref;
-    rt->live_bits[slot >> 6] |= (uint64_t)1 << (slot & 63);
-}
-
 
 INLINE uint32_t free_slots(const am_rt *rt)
 {
     return rt->free_count + (rt->table_size - rt->next);
-}
-
-/* The top of the free stack: the lowest slot from free_cursor on that is
- * not live (free_count > 0: there is one below next). */
-INLINE uint32_t free_stack_top(const am_rt *rt)
-{
-    uint32_t k = rt->free_cursor >> 6;
-    uint64_t w = ~rt->live_bits[k] & (~(uint64_t)0 << (rt->free_cursor & 63));
-    while (!w) w = ~rt->live_bits[++k];
-    return k * 64 + (uint32_t)low_bit(w);
-}
-
-/* Allocate a slot (free stack first, then the bump pointer); returns the
- * new reference or AM_NIL when the table is full. Nothing is made live. */
-INLINE am_ref alloc_slot(am_rt *rt)
-{
-    uint32_t slot;
-    if (UNLIKELY(rt->free_count > 0)) {
-        slot = free_stack_top(rt);
-        rt->free_cursor = slot + 1;
-        rt->free_count--;
-    } else if (LIKELY(rt->next < rt->table_size))
-        slot = rt->next++;
-    else
-        return AM_NIL;
-    uint32_t g = (rt->keys[slot] >> 16) + 1;
-    if (g > 0xffffu) g = 1;
-    return MAKE_REF(g, slot);
 }
 
 /* ---- the event queue ------------------------------------------------------ */
@@ -362,17 +287,6 @@ INLINE am_ref alloc_slot(am_rt *rt)
 INLINE event *ring_next(const am_rt *rt, event *e)
 {
     return e + 1 == rt->ring_end ? rt->ring : e + 1;
-}
-
-/* e + k, k <= cap, around the ring */
-INLINE event *ring_add(const am_rt *rt, event *e, uint32_t k)
-{
-    return e + k >= rt->ring_end ? e + k - rt->cap : e + k;
-}
-
-INLINE void update_hwm(am_rt *rt)
-{
-    if (rt->count > rt->hwm) rt->hwm = rt->count;
 }
 
 /* ---- when to stop the dispatch loop, when to collect ------------------------
@@ -394,14 +308,6 @@ static inline void update_stop(am_rt *rt)
 {
     uint64_t s = rt->end_seq < rt->gc_at ? rt->end_seq : rt->gc_at;
     rt->stop = rt->redirect || rt->verdict ? 0 : s;
-}
-
-INLINE void check_low_water(am_rt *rt)
-{
-    if (UNLIKELY(rt->gc_armed && free_slots(rt) < rt->gc_low)) {
-        rt->gc_at = 0;
-        rt->stop = 0;                 /* stop <= gc_at always */
-    }
 }
 
 /* After a collection (and at reset): the period from now, unless the low
