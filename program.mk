@@ -169,16 +169,16 @@ endif
 # code"): its program set (the behavior table and programs) and the runtime
 # library, built; prints what to compile such code with, as absolute paths.
 .PHONY: program-lib
-program-lib: deps
-	@test -n "$(strip $(PROGRAM))" || { echo "make: PROGRAM=DIR is needed (a program folder: docs/programs.md)"; exit 2; }
+program-lib: program-dir-check deps
 	@$(MAKE) --no-print-directory -s $(PROGRAM_BUILD)/host/libprog.a $(PROGRAM_BUILD)/progsets.c $(BUILD)/host/libam.a
 	@echo "-I$(abspath $(PROGRAM_DIR)) -I$(abspath include) -I$(abspath lib) -I$(abspath host) $(abspath $(PROGRAM_BUILD)/progsets.c) $(abspath $(PROGRAM_BUILD)/host/libprog.a) $(abspath $(BUILD)/host/libam.a)"
 
-.PHONY: run sim-run program-check
-program-check:
+.PHONY: run sim-run program-check program-dir-check
+program-dir-check:
 	@test -n "$(strip $(PROGRAM))" || { echo "make: PROGRAM=DIR is needed (a program folder: docs/programs.md)"; exit 2; }
-	@test -n "$(strip $(NAME))" || { echo "make: NAME=NAME is needed (one program of $(PROGRAM)/programs.def)"; exit 2; }
 	@test -z "$(findstring $(space),$(abspath $(PROGRAM)))" || { echo "make: PROGRAM=$(PROGRAM): a path with spaces is not supported"; exit 2; }
+program-check: program-dir-check
+	@test -n "$(strip $(NAME))" || { echo "make: NAME=NAME is needed (one program of $(PROGRAM)/programs.def)"; exit 2; }
 
 space := $(subst ,, )
 
