@@ -86,7 +86,11 @@ RTL_ORDER ?=
 $(RTL_BUILD)/%.vvp: tests/rtl/tb_am_uart.v $(RTL_UNIT_SRCS) rtl/am_uart.v rtl/am_uart_rxfifo.v $(wildcard tests/rtl/tb_am_*.v) \
     $(AM_DEFS_VH) | $(RTL_ORDER)
 	@mkdir -p $(RTL_BUILD)
-	$(IVERILOG) -g2012 -I$(AM_GEN) -o $@ $($*_SRCS)
+	$(IVERILOG) -g2012 -I$(AM_GEN) -o $@ $($*_SRCS) > $@.log 2>&1 || { cat $@.log; rm -f $@; exit 1; }
+	@# a warning fails the bench: a port of another width than the unit's
+	@# would cut off the values the bench means to check
+	@if grep -q "warning" $@.log; then cat $@.log; rm -f $@; \
+	  echo "$@: the bench must compile without warnings"; exit 1; fi
 
 # the actor unit's Verilator bench: $(1) its build directory, $(2) more
 # flags, $(3) the sources

@@ -12,11 +12,12 @@ module tb_am_txn;
   always #5 clk = ~clk;
   reg clear = 0, send = 0, ref_chk = 0, ref_ok = 0, create = 0, cbeh_ok = 0, alloc_ok = 0;
   reg become = 0, bbeh_ok = 0, fail = 0, fail_fh = 0, qfull = 0, stb = 0, afail = 0, commit = 0;
-  reg [3:0] send_n = 0, create_n = 0, become_n = 0, fail_cause = 0, afail_cause = 0;
+  reg [3:0] send_n = 0, create_n = 0, become_n = 0, fail_cause = 0;
+  reg [4:0] afail_cause = 0;   // the unit's own aborts: WATCHDOG (15), STACK (16)
   reg [SLW-1:0] cslot = 0; reg [BW-1:0] bbeh = 0;
   reg [1:0] cre_idx = 0;
   wire send_go, create_go, become_go, become_o;
-  wire [3:0] cause, become_n_o; wire [2:0] op_q; wire [3:0] nsends; wire [2:0] ncreates;
+  wire [4:0] cause; wire [3:0] become_n_o; wire [2:0] op_q; wire [3:0] nsends; wire [2:0] ncreates;
   wire [SLW-1:0] cre_slot; wire [BW-1:0] become_beh;
   am_txn #(.MSG_WORDS(MW), .STATE_WORDS(SWD), .MAX_SENDS(MS), .MAX_CREATES(MC), .SLOT_W(SLW), .BEH_W(BW)) dut (
     .clk_i(clk), .rst_ni(rst_n), .clear_i(clear), .stb_i(stb), .send_i(send), .send_n_i(send_n), .send_go_o(send_go),
@@ -73,7 +74,7 @@ module tb_am_txn;
         commit = 1; stb = $random(seed); qfull = $random(seed); if (qfull) mf(9, 6);
       end
       else if (op == 13) begin     // the unit's own abort (the watchdog): no strobe
-        stb = 0; afail = 1; afail_cause = 1 + {$random(seed)} % 15; mf(afail_cause, 7);
+        stb = 0; afail = 1; afail_cause = 1 + {$random(seed)} % 16; mf(afail_cause, 7);
       end else if (op == 14) begin // operations decoded but not strobed: no effect
         stb = 0; send = $random(seed); create = $random(seed); become = $random(seed);
         fail = $random(seed); qfull = $random(seed); send_n = {$random(seed)} % 16;
