@@ -1,6 +1,6 @@
 /*
  * fw_table.c — the firmware's behavior table: the built-ins (ids 0..2, in
- * fw_builtins.c) followed by the library's and the program folder's lists
+ * fw_main.c) followed by the library's and the program folder's lists
  * (lib/behaviors_all.def), exactly as the host builds the folder's table
  * (host/am_progset_def.c), so ids agree on both sides.
  */

@@ -2,7 +2,7 @@
 //
 // Owns: the bus decoder and the SYS registers. Memory map (docs/architecture.md):
 //   0x0000_0000  RAM (RAM_WORDS x 32; code, data, stack; firmware image)
-//   0x1000_0000  actor unit registers (docs/actor-unit.md)
+//   0x0010_0000  the dispatch point (rtl/am_unit_dp.v; instruction fetches only)
 //   0x2000_0000  UART (rtl/am_uart.v)
 //   0x3000_0000  SYS: BOOT_BEH (R), HALT (W: exit code), RAM_BYTES (R),
 //                REPORT (W: one word of the end-of-run report, to report_*_o),
@@ -21,6 +21,8 @@
 //                LINK (R: link_cfg_i, the host link's settings: ON, STOP,
 //                    the UART divider; docs/link.md)
 //                REBOOT (RW: see "reboot")
+//   0xFFFF_FC00  actor unit registers, the top of the address space
+//                (docs/actor-unit.md)
 //   (bases, offsets and fields: include/am_iface.def, here as am_defs.vh's
 //   `AM_* macros; docs/architecture.md has the table)
 //   anything else, and RAM addresses past its end: bus error -- the access

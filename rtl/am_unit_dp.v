@@ -2,13 +2,13 @@
 // behavior, and gets it as a jump.
 //
 // The firmware never loops over events. Every behavior is entered with its
-// return address at the unit's DISPATCH register (the top of the address
-// space, include/am_iface.def), so its `ret` fetches an instruction from
+// return address at the dispatch point, 0x0010_0000 (DISPATCH_PC in
+// include/am_iface.def), so its `ret` fetches an instruction from
 // there. That fetch is the dispatch point: it ends the open transaction as
 // a COMMIT write would, the sequencer dispatches the next event, and the SoC
 // answers the fetch with the word of the firmware's dispatch table (in RAM)
 // for the event's behavior -- a `jal x0` to that behavior's function. The
-// core runs it with ra still at DISPATCH, and so on: no firmware runs
+// core runs it with ra still at the dispatch point, and so on: no firmware runs
 // between two transactions (docs/firmware.md, "The dispatch point").
 //
 // Owns: the dispatch point's accept (acc_q, like the bus's registered write
