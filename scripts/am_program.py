@@ -196,9 +196,13 @@ def link(d, ram, stack, cmd):
         return 0
     m = re.search(r"region `RAM' overflowed by (\d+) bytes", r.stderr)
     if m:
+        # the host link's areas at the top of RAM (firmware/link.ld), as
+        # the link command defines them
+        areas = sum(int(v, 0) for v in re.findall(r"--defsym=(?:LINK_AREA|LOAD_MAX)=(\w+)", " ".join(cmd)))
+        link = ", and %d for the host link's areas: FW_LINK_AREA + FW_LOAD_MAX" % areas if areas else ""
         raise Fail("firmware: program %s does not fit: %s bytes over the RAM (%d bytes, "
-                   "of which %d are kept for the stack: FW_STACK_MIN)" % (
-                       d, m.group(1), int(ram, 0), int(stack, 0)))
+                   "of which %d are kept for the stack: FW_STACK_MIN%s)" % (
+                       d, m.group(1), int(ram, 0), int(stack, 0), link))
     sys.stderr.write(r.stderr)
     return r.returncode
 
@@ -267,7 +271,7 @@ def image(mpath, binp, hexp, name, folder):
     w = seal(binp, hexp, {4: table_hash([b[0] for b in behs]), 5: len(behs),
                           6: boot_of(behs, progs, name), HDR_SRC_HASH: src_hash(folder)})
     ram, bss_end, stack_min = w[8], w[9], w[7]
-    print("firmware: %d bytes image + %d bss, stack budget %d bytes (minimum %d), RAM %d; "
+    print("firmware: %d bytes image + %d bss, stack budget %d bytes (minimum %d), stack top %d; "
           "%d behaviors, table hash %08x" % (w[2], bss_end - w[2], ram - bss_end,
                                              stack_min, ram, len(behs), w[4]))
 

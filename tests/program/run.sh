@@ -166,6 +166,14 @@ mkfolder() {   # DIR BEHAVIORS PROGRAMS [C SOURCE]
 }
 mkfolder "$TMP/noprog" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' ''
 expect_error "a folder without programs.def" "$TMP/noprog" "noprog/programs.def: missing"
+mkfolder "$TMP/noprogs" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' '/* none yet */\n'
+expect_error "a programs.def without programs" "$TMP/noprogs" "noprogs/programs.def: no programs \(add AM_DEMO\(\"name\", AMB_BOOT, \"what\"\) lines\)"
+mkfolder "$TMP/samefn" 'AM_BEHAVIOR(X_BOOT, x_boot)\nAM_BEHAVIOR(X_TWO, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
+expect_error "one function for two behaviors" "$TMP/samefn" "samefn/behaviors.def:2: function x_boot already implements behavior X_BOOT \(.*behaviors.def:1\)"
+mkfolder "$TMP/notlit" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO(x, AMB_X_BOOT, "x")\n'
+expect_error "a program name that is not a string" "$TMP/notlit" "notlit/programs.def:1: a program's name must be a string literal"
+mkfolder "$TMP/badname" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("a b", AMB_X_BOOT, "x")\n'
+expect_error "a program name with a space" "$TMP/badname" "badname/programs.def:1: program name 'a b': use letters, digits and \. _ \+ -"
 mkfolder "$TMP/undef" 'AM_BEHAVIOR(X_BOOT, x_boot)\nAM_BEHAVIOR(X_GONE, x_gone)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
 expect_error "a behavior listed but not defined" "$TMP/undef" "undef/behaviors.def:2: behavior X_GONE: no function x_gone"
 mkfolder "$TMP/twice" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\nAM_DEMO("x", AMB_X_BOOT, "again")\n'
@@ -176,7 +184,7 @@ mkfolder "$TMP/noboot" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_NONE,
 expect_error "a boot behavior that is not listed" "$TMP/noboot" "noboot/programs.def:1: program 'x': boot behavior AMB_X_NONE is not in"
 mkfolder "$TMP/big" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n' \
   '#include "behaviors.h"\nstatic const am_word table[17000] = { 1 };\nvoid x_boot(am_ctx *ctx) { am_fail(ctx, table[am_msg(ctx, 0) % 17000]); }\n'
-expect_error "an image too big for the RAM" "$TMP/big" "firmware: program .*big does not fit: [0-9]+ bytes over the RAM" sim-run
+expect_error "an image too big for the RAM" "$TMP/big" "firmware: program .*big does not fit: [0-9]+ bytes over the RAM \([0-9]+ bytes, of which [0-9]+ are kept for the stack: FW_STACK_MIN, and [0-9]+ for the host link's areas: FW_LINK_AREA \+ FW_LOAD_MAX\)" sim-run
 expect_error "a folder that does not exist" "$TMP/none" "program folder .*none: no such directory"
 
 # ---- docs/tutorial.md, followed as written ------------------------------------------
