@@ -336,8 +336,10 @@ am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
     if (n > rt->msg_words) return AM_E_TOO_LONG;
-    if (!ref_valid(rt, target)) return AM_E_BAD_REF;
+    /* the hardware's order (rtl/am_unit_ext.v): a full queue is seen
+     * before the target is looked up */
     if (rt->count >= rt->queue_depth) return AM_E_QUEUE_FULL;
+    if (!ref_valid(rt, target)) return AM_E_BAD_REF;
     event *ev = rt->tail;
     ev->target = target;
     ev->len = n;
@@ -901,7 +903,11 @@ static NOINLINE void drain(am_rt *rt)
             update_stop(rt);
             dispatch_slow(rt, &rt->redirect_ev, 1);
         } else {
-            if (rt->seq >= rt->gc_at) am_rt_gc_collect(rt, 0);
+            /* due, unless a collection ran since the last dispatch (am_gc,
+             * or mirroring the hardware's COLLECT): never two in a row, as
+             * the hardware's gc_fresh_q (rtl/am_dispatch.v); am_unpin
+             * clears gc_seq as UNPIN clears it */
+            if (rt->seq >= rt->gc_at && rt->gc_seq != rt->seq) am_rt_gc_collect(rt, 0);
             update_stop(rt);
             dispatch_slow(rt, take_event(rt), 0);
         }
@@ -1024,8 +1030,10 @@ am_status am_ask(am_rt *rt, am_ref target, uint32_t n, const am_word *req,
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
     if (n + 1 > rt->msg_words) return AM_E_TOO_LONG;
-    if (!ref_valid(rt, target)) return AM_E_BAD_REF;
+    /* the hardware's order (rtl/am_unit_ext.v): a full queue is seen
+     * before the target is looked up */
     if (rt->count >= rt->queue_depth) return AM_E_QUEUE_FULL;
+    if (!ref_valid(rt, target)) return AM_E_BAD_REF;
 
     uint32_t ticket = rt->ask_next_ticket++;
     if (rt->ask_next_ticket == 0) rt->ask_next_ticket = 1;

@@ -88,7 +88,7 @@ typedef struct am_config {
     uint32_t gc_period;
     /* The watchdog (docs/semantics.md): a program's behavior that runs
      * longer than watchdog_ms milliseconds of CPU time aborts with WATCHDOG
-     * (within watchdog_ms + 50). Default 1000; 0: off; at most
+     * (within watchdog_ms rounded up to a multiple of 50, + 50). Default 1000; 0: off; at most
      * AM_WATCHDOG_MS_MAX. It uses SIGVTALRM and ITIMER_VIRTUAL (one timer
      * for the process, watching the runtime that is running): a program
      * that needs them, or runs runtimes in several threads, sets 0. */

@@ -301,7 +301,9 @@ INLINE event *ring_next(const am_rt *rt, event *e)
  * gives back what its own transaction took), so the low-water condition,
  * once true, stays true until the next one: whatever allocates for good (a
  * committed CREATE, am_spawn) checks it and makes the collection due at once
- * (gc_at = 0). A CREATE that finds no slot collects on demand
+ * (gc_at = 0). A due collection waits for the next dispatch when one ran
+ * since the last (gc_seq == seq: am_gc, am_collect_on_demand), as on the
+ * hardware. A CREATE that finds no slot collects on demand
  * (table_full_cause, do_retry). */
 
 static inline void update_stop(am_rt *rt)

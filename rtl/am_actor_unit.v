@@ -8,7 +8,12 @@
 //   am_unit_ext     the argument checks, the checked operations' later
 //                   cycles, SPAWN / INJECT / FREE (am_unit_hdr: the queue's
 //                   header port)
-//   am_unit_wdog    the watchdog
+//   am_unit_dp      the dispatch point: commit, next behavior
+//   am_unit_fwd     FORWARD: the send words set since the last send, the
+//                   copy from the message being handled
+//   am_unit_con     the console's state length, for reads between
+//                   transactions (the export table)
+//   am_unit_wdog    the watchdog, the stack guard's abort
 //   am_unit_fault   FAULT_HANDLER, SET_HANDLER, the fault record, LAST_CAUSE
 //   am_unit_gctrig  GC_LOW, GC_PERIOD's count and the collector's trigger
 //   am_unit_stats   the statistics counters

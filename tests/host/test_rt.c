@@ -394,6 +394,9 @@ TEST(queue_full_at_commit_is_all_or_nothing)
     CHECK_EQ(am_step(f.rt), AM_OK);                   /* 3 queued */
     CHECK_EQ(am_inject(f.rt, o, 2, m), AM_OK);        /* 4 queued: full */
     CHECK_EQ(am_inject(f.rt, o, 2, m), AM_E_QUEUE_FULL);
+    /* a full queue is reported before a bad target, as the hardware does
+     * (docs/semantics.md, "Outside the transactions") */
+    CHECK_EQ(am_inject(f.rt, 0x00050001u, 0, NULL), AM_E_QUEUE_FULL);
     CHECK_EQ(am_step(f.rt), AM_OK);
     CHECK_EQ(am_step(f.rt), AM_OK);
     CHECK_EQ(am_step(f.rt), AM_OK);                   /* 1 queued: the [8,4] */

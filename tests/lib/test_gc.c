@@ -729,6 +729,28 @@ TEST(period_and_low_water_triggers)
     lt_free(rt);
 }
 
+/* A collection is never followed by a second one before a dispatch
+ * (docs/gc.md, "When it runs"; the hardware: am_dispatch.v's gc_fresh_q):
+ * spawns after am_gc that reach the low-water mark make the next collection
+ * due, but it runs before the second dispatch, not the first. */
+TEST(no_second_collection_before_a_dispatch)
+{
+    am_config cfg = gc_cfg(16, 4, 0);
+    am_rt *rt = lt_new_cfg(&cfg);
+    am_ref sink = LT_SPAWN0(rt, AM_BEH_SINK);
+    CHECK_EQ(am_gc(rt), 0);                    /* 14 of 16 free: armed */
+    CHECK_EQ(counters(rt).gc_runs, 1);
+    for (int i = 0; i < 11; i++) LT_SPAWN0(rt, AM_BEH_SINK);
+    CHECK_EQ(counters(rt).free, 3);            /* below gc_low: due */
+    CHECK_EQ(am_inject(rt, sink, 0, NULL), AM_OK);
+    CHECK_EQ(am_inject(rt, sink, 0, NULL), AM_OK);
+    CHECK_EQ(am_step(rt), AM_OK);
+    CHECK_EQ(counters(rt).gc_runs, 1);         /* collected since the last dispatch */
+    CHECK_EQ(am_step(rt), AM_OK);
+    CHECK_EQ(counters(rt).gc_runs, 2);         /* now, before the second */
+    lt_free(rt);
+}
+
 /* ---- a table nearly full of live actors (prog_gcfull.c) ------------------------
  * The collector must not thrash (a collection before every dispatch that
  * reclaims nothing: the old low-water rule) and garbage must never cause
