@@ -103,8 +103,9 @@ typedef struct am_config {
     am_fault_fn on_fault;  /* fault records (NULL: kept for am_last_fault) */
     void *user;            /* passed to on_output / on_fault / on_trace */
     /* Test-only: when non-zero, the transaction with this sequence number
-     * is corrupted -- bit 0 of the first word of its first send, else of its
-     * BECOME state, else of its first CREATE's state, or of its fault code
+     * is corrupted -- bit 0 of the first word of its first send, else of the
+     * lowest state word am_set_state staged, else of its BECOME state, else
+     * of its first CREATE's state, or of its fault code
      * if it aborts (nothing if it commits with no effect) -- a deliberate
      * divergence that the lockstep checker must catch. */
     uint64_t test_perturb_seq;

@@ -11,9 +11,10 @@
  * single state words (am_set_state, past the length too), and whether to
  * fail after
  * staging all that -- by am_fail, a trap of each kind, a forged reference,
- * too many sends or creates, an unknown behavior or an oversized message.
- * Table-full and queue-full aborts happen on their own as populations and
- * floods grow. Every message carries a hop budget, so every program ends.
+ * too many sends or creates, an unknown behavior, an oversized message or
+ * state, a state or message word past the eighth. Queue-full aborts happen
+ * on their own as floods grow (table-full ones do not: too few actors stay
+ * reachable; `fill` covers them). Every message carries a hop budget, so every program ends.
  *
  * FUZZ: [seed] (the boot message; am-sim/am-run --arg SEED) creates four
  * nodes and starts them. Only 32-bit unsigned arithmetic: host and RISC-V
