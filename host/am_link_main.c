@@ -71,12 +71,15 @@ static void on_reply(void *user, uint32_t seq, uint32_t n, const am_word *w)
     fflush(stdout);
 }
 
+/* Decimal, or hex after 0x: a leading 0 is not octal (010 is ten). */
 static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
 {
     char *end;
     errno = 0;
-    if (*s == '\0' || *s == '-' || *s == '+') return -1;
-    unsigned long long v = strtoull(s, &end, 0);
+    int base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2, base = 16;
+    if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ') return -1;
+    unsigned long long v = strtoull(s, &end, base);
     if (errno || *end || v < lo || v > hi) return -1;
     *out = (uint32_t)v;
     return 0;
@@ -116,7 +119,8 @@ static int failed(am_link *l, int r, const char *what, uint32_t name, uint32_t p
             fprintf(stderr, "am-link: %s: %s\n", what, am_link_strerror(r));
         break;
     case AM_LINK_E_BUSY:
-        fprintf(stderr, "am-link: the machine is busy: its event queue is full; try again\n");
+        fprintf(stderr, "am-link: the machine is busy: its event queue is full "
+                        "(for an ask, or its actor table); try again\n");
         break;
     case AM_LINK_E_BAD_IMAGE:
         fprintf(stderr, "am-link: bad image %s: %s; the running program goes on\n", what,

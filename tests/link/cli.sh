@@ -33,6 +33,8 @@ P=$W/port
 $RUN --link "$P" link-echo > "$W/am-run.log" 2>&1 & pids+=($!); RUNPID=$!
 expect "ask echoes" 0 "^7 8 9$" $LINK --port "$P" ask 0 7 8 9
 expect "negative and hex words" 0 "^0xffffffff 0x00000010$" $LINK --port "$P" --hex ask 0 -1 0x10
+expect "a leading 0 is decimal, not octal" 0 "^10 16 9$" $LINK --port "$P" ask 0 010 0X10 09
+expect "a word that is not a number" 2 "^am-link: '0x' is not a 32-bit word$" $LINK --port "$P" ask 0 0x
 expect "send, then the counter's tally" 0 "^2 5$" bash -c "$LINK --port $P send 1 0 5 && $LINK --port $P ask 1 0"
 expect "exports lists names and references" 0 "^2 0x[0-9a-f]{8}$" $LINK --port "$P" exports
 expect "stats names every counter" 0 "^RX_FRAMES +[0-9]+$" $LINK --port "$P" stats
