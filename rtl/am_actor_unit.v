@@ -139,6 +139,7 @@ module am_actor_unit #(
   localparam integer SW     = $clog2(MAX_SENDS + 1);
   localparam integer CW     = $clog2(MAX_CREATES + 1);
   localparam [15:0]  GC_PERIOD_RESET = `AM_DEFAULT_GC_PERIOD;
+  localparam [QUEUE_AW-1:0] QUEUE_DEPTH_M1 = (1 << QUEUE_AW) - 2;   // QUEUE_DEPTH - 1
 
   wire [7:0] a   = mem_addr_i[9:2];
   wire [7:0] ra;   // the register a read starts on (the look-ahead's, or the bus')
@@ -193,6 +194,10 @@ module am_actor_unit #(
   // am_event_queue
   wire [QUEUE_AW-1:0] q_count, q_hwm, q_cur;
   wire                q_empty, q_full;
+  wire                d_q_held;   // a waiting delivery's entry, outside the queue's count
+  // INJECT's full: the queue's, counting a waiting delivery's entry too
+  // (am_dispatch's q_held_o); commits never meet a held entry
+  wire                q_full_inject = q_full || (d_q_held && q_count == QUEUE_DEPTH_M1);
   wire [HDR_W-1:0]    q_hdr;
   wire [31:0]         q_rdata;
   wire [32*MSG_WORDS-1:0] q_trw;
@@ -314,7 +319,7 @@ module am_actor_unit #(
     .w_spawn_i(w_spawn), .w_free_i(w_free), .w_unpin_i(w_unpin), .w_collect_i(w_collect), .w_commit_i(c_commit),
     .beh_count_i(beh_count_q), .idle_i(d_idle),
     .send_go_i(send_go), .create_go_i(create_go), .nsends_i(nsends), .cause_i(cause),
-    .q_count_i(q_count), .q_full_i(q_full),
+    .q_count_i(q_count), .q_full_i(q_full_inject),
     .peek_slot_i(peek_slot), .peek_fresh_i(peek_fresh), .peek_ok_i(peek_ok),
     .meta_rdata_i(meta_rdata), .meta_used_i(meta_used), .p_gen_i(p_gen_q),
     .w_inrange_o(w_inrange), .w_beh_ok_o(w_beh_ok), .commit_ok_o(commit_ok), .q_room_o(q_room),
@@ -447,7 +452,7 @@ module am_actor_unit #(
     .fh_set_i(fh_set), .fh_slot_i(fh_q[SLOT_W-1:0]), .fh_gen_i(fh_q[31:16]),
     .fault_q_o(d_fault),
     .gc_due_i(gc_due), .gc_due_commit_i(gc_due_commit), .gc_done_i(g_done), .gc_en_i(gc_en), .table_full_i(cause == 5'd8),
-    .gc_o(d_gc), .gc_demand_o(d_gc_demand), .retry_o(d_retry), .q_unpop_o(d_unpop),
+    .gc_o(d_gc), .gc_demand_o(d_gc_demand), .retry_o(d_retry), .q_unpop_o(d_unpop), .q_held_o(d_q_held),
     .collect_i(w_collect), .unroot_i(unpin_ok || free_ok), .coll_go_o(d_coll_go), .coll_o(d_coll), .gc_coll_o(d_gc_coll),
     .q_empty_i(q_empty), .q_hdr_i(q_hdr), .q_pop_o(d_pop),
     .meta_rdata_i(meta_rdata), .meta_used_i(meta_used),

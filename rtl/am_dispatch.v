@@ -96,6 +96,7 @@ module am_dispatch #(
   output reg                   gc_demand_o, // ... on demand (the last END was a retry)
   output wire                  retry_o,     // END of a retried attempt, no transaction end
   output wire                  q_unpop_o,
+  output wire                  q_held_o,    // a waiting delivery holds its entry outside the queue's count
   input  wire                  collect_i,   // a COLLECT write (am_unit_bus)
   input  wire                  unroot_i,    // an UNPIN or FREE took effect: something may be garbage now
   output wire                  coll_go_o,   // COLLECT starts a collection: the bus waits
@@ -191,6 +192,12 @@ module am_dispatch #(
   wire coll_go     = collect_i && (state_q == S_IDLE) && gc_en_i && !gc_fresh_q;
   wire coll_unpop  = coll_go && redir_q && !redo_q;   // a waiting delivery's entry: a root
   assign q_unpop_o = retry_o || coll_unpop;
+  // A delivery waiting between transactions keeps the failed event's entry
+  // (the queue's cur_o) until it is dispatched or a collection puts the
+  // entry back at the head (redo_q): until then the entry is not in the
+  // queue's count, and an INJECT must leave room for it, or the unpop
+  // would make the count wrap to 0.
+  assign q_held_o  = redir_q && !redo_q;
   assign coll_go_o = coll_go;
   assign coll_o    = coll_q;
 

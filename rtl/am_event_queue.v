@@ -25,6 +25,10 @@
 // * unpop_i (a transaction retried after a collection, docs/gc.md): the
 //   current entry becomes the head again (head = cur_o), words untouched --
 //   staging never writes it, so it is queued as it was before its pop.
+//   The count must stay below 2^QAW with it: the unit refuses an INJECT
+//   that would leave no room for a held entry (a fault delivery waiting
+//   between transactions: am_dispatch's q_held_o), since a full count
+//   would wrap to 0.
 `default_nettype none
 
 module am_event_queue #(

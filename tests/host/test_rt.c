@@ -691,6 +691,35 @@ TEST(fault_delivery_to_a_handler_actor)
     free(buf);
 }
 
+/* A delivery waiting between transactions takes a place in the queue for
+ * am_inject (not for a commit: none runs before it), as the failed event's
+ * entry does on the hardware until it is dispatched (docs/semantics.md,
+ * "Outside the transactions"; tests/rtl: a collection puts it back at the
+ * queue's head, so the queue must have room for it). */
+TEST(a_waiting_delivery_counts_against_inject)
+{
+    am_config cfg; am_config_default(&cfg);
+    cfg.queue_depth = 4;
+    fixture f; setup_handler(&f, &cfg, 0x00010001u);
+    am_ref h = spawn(&f, B_HANDLER), x = spawn(&f, B_FAILER), s = spawn(&f, B_SILENT);
+    CHECK_EQ(h, 0x00010001u);
+    am_word m[1] = { 1 };
+    CHECK_EQ(am_inject(f.rt, x, 1, m), AM_OK);
+    CHECK_EQ(am_step(f.rt), AM_OK);                 /* x fails: its delivery waits */
+    for (int i = 0; i < 3; i++) CHECK_EQ(am_inject(f.rt, s, 0, NULL), AM_OK);
+    CHECK_EQ(am_inject(f.rt, s, 0, NULL), AM_E_QUEUE_FULL);   /* 3 + the delivery */
+    CHECK_EQ(am_gc(f.rt), 0);                       /* a collection meanwhile changes nothing */
+    CHECK_EQ(am_inject(f.rt, s, 0, NULL), AM_E_QUEUE_FULL);
+    CHECK_EQ(am_step(f.rt), AM_OK);                 /* the delivery */
+    CHECK_EQ(am_inject(f.rt, s, 0, NULL), AM_OK);   /* 4 queued: full */
+    CHECK_EQ(am_inject(f.rt, s, 0, NULL), AM_E_QUEUE_FULL);
+    CHECK_EQ(am_run(f.rt, 0), AM_OK);
+    am_counters c; am_get_counters(f.rt, &c);
+    CHECK_EQ(c.dispatches, 6);
+    CHECK_EQ(f.nfaults, 1);
+    am_rt_free(f.rt);
+}
+
 TEST(set_fault_handler_is_staged_and_checked)
 {
     char *buf; size_t len;

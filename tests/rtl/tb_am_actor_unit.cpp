@@ -1070,13 +1070,48 @@ static void collect_between() {
   CHECK(((rd(STATUS) >> 8) & 31) == 0, "v and w are valid");
   wr(ABORT + 4, 1);   // (a failed delivery: not delivered again)
   CHECK(dp_fetch() == DP_IDLE, "nothing else queued");
+  // the waiting delivery's entry counts against the queue: INJECTs fill it
+  // to QD - 1 and the next is QUEUE_FULL, so that the collection can put
+  // the entry back at the head (a 64th entry would empty the queue's count,
+  // and the collector would see no event and lose them all)
+  uint32_t holder3 = spawn0(4);
+  wr(SEND_W, 1); wr(INJECT + 4, holder3);
+  CHECK(dp_fetch() == 4 && rd(SELF) == holder3, "holder3");
+  uint32_t v2 = create3(0), w2 = create3(0);
+  wr(SEND_W, w2); wr(SEND + 4, v2);
+  CHECK(dp_fetch() == 3 && rd(SELF) == v2 && rd(MSG) == w2, "v2's event [w2]");
+  wr(ABORT + 4, 0xBAD);
+  int took = 0;
+  for (int i = 0; i < QD + 1; i++) {
+    wr(SEND_W, 100 + i); wr(INJECT + 4, holder3);
+    if (rd(EXT_STATUS) != 0) break;
+    took++;
+  }
+  CHECK(took == QD - 1 && rd(EXT_STATUS) == 3 && rd(QUEUED) == (uint32_t)QD - 1,
+        "with a delivery waiting, %d INJECTs taken (QD - 1 = %d), then QUEUE_FULL (status %u)", took,
+        QD - 1, rd(EXT_STATUS));
+  c = collect();
+  CHECK(rd(QUEUED) == (uint32_t)QD, "a collection with the delivery waiting and the queue full: %u queued",
+        rd(QUEUED));
+  CHECK(dp_fetch() == 3 && rd(SELF) == h && rd(F_TARGET) == v2 && rd(MSG) == w2,
+        "then the delivery, its record and message");
+  wr(SEND_W, 1); wr(SEND + 4, v2);
+  wr(SEND_W, 2); wr(SEND + 4, w2);
+  CHECK(((rd(STATUS) >> 8) & 31) == 0, "v2 and w2 survived the collection: the delivery's entry was a root");
+  wr(ABORT + 4, 1);
+  int drained = 0;
+  while (dp_fetch() == 4) {
+    if (rd(SELF) != holder3 || rd(MSG) != (uint32_t)(100 + drained)) break;
+    drained++;
+  }
+  CHECK(drained == QD - 1 && rd(QUEUED) == 0, "then the %d injected events, in order (%d)", QD - 1, drained);
   wr(FAULT_HANDLER, 0);
   // the collector off
   uint32_t b = spawn0(4);
   wr(UNPIN, b);
   wr(GC_PERIOD, 0);
   c = collect();
-  CHECK(c.runs == 6 && c.status == 0 && colls().size() == 6,
+  CHECK(c.runs == 7 && c.status == 0 && colls().size() == 7,
         "the collector off: no collection, status OK");
   size_t ng = 0;
   for (size_t i = from; i < got.size(); i++) ng += got[i].kind == 11 || got[i].kind == 12;
