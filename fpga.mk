@@ -117,8 +117,8 @@ icebreaker_SYNTH      := -device u -dff
 # nextpnr's plain flow: at 79% of the UP5K, --opt-timing's placement left
 # the router ~370 s of congestion and 24.40 MHz; without it 130 s, 24.48 MHz
 icebreaker_PNR        :=
-# the seed: the placement is at the clock's edge at 80% of the UP5K, and
-# seeds move Fmax by about ±3% (docs/fpga.md, "Timing"); seed 6 meets it
+# the seed: the placement is at the clock's edge at 81% of the UP5K, and
+# seeds move Fmax by a few percent (docs/fpga.md, "Timing"); seed 6 meets it
 # with the most room (seeds 1-10: met by 1, 3, 6, 8)
 icebreaker_SEED       := 6
 icebreaker_SOC        := $(am_iface_icebreaker)
@@ -154,7 +154,7 @@ hx8k_PINS             := constraints/hx8k.pcf
 hx8k_MHZ              ?= 50
 hx8k_SOC              := $(am_iface_hx8k) RAM_WORDS=2048
 hx8k_PNR              := --opt-timing
-# the seed: seeds move Fmax by about ±5% (docs/fpga.md, "Timing"); seed 3
+# the seed: seeds move Fmax by about 7% (docs/fpga.md, "Timing"); seed 3
 # meets the clock with the most room
 hx8k_SEED             := 3
 hx8k_RAM_WORDS        := 2048
@@ -193,7 +193,7 @@ ulx3s_SYNTH           := -nowidelut
 ulx3s_DEFINES         :=
 ulx3s_RTL             := $(RTL_MUX_IN)
 ulx3s_RTL_OUT         := $(RTL_MUX_OUT)
-# the seed: seeds move Fmax by about ±10% (docs/fpga.md, "Timing"); seed 2
+# the seed: seeds move Fmax by 7-8% (docs/fpga.md, "Timing"); seed 2
 # meets the 60 MHz clock (seeds 1-10: the only one)
 ulx3s_SEED            := 2
 # the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware

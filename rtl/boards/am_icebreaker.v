@@ -5,7 +5,7 @@
 // The SoC (rtl/am_soc.v) runs one demo: SYS.BOOT_BEH = BOOT_BEH (fpga.mk
 // computes the id of the chosen demo from lib/behaviors.def). The console
 // (UART, 115200 8N1) goes to the FTDI's second channel (/dev/ttyUSB1).
-// RAM: rtl/boards/am_ram_up5k.v (firmware image in block RAM, the rest of
+// RAM: rtl/boards/am_ram_ice40.v (firmware image in block RAM, the rest of
 // the 64 KiB in SPRAM). docs/fpga.md has the pinout and the numbers.
 //
 // Pins: CLK 35, RX 6 (from the FTDI), TX 9 (to the FTDI), BTN_N 10 (user

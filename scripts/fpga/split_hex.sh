@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # split_hex.sh — cut a $readmemh image (one 32-bit word a line) into the
-# power-of-two banks of rtl/boards/am_ram_up5k.v.
+# power-of-two banks of rtl/boards/am_ram_ice40.v.
 #
 #   scripts/fpga/split_hex.sh IMAGE.hex BRAM_WORDS OUT_PREFIX
 #

@@ -312,8 +312,7 @@ TEST(sends_arrive_exactly_once)
 TEST(flood_credit_and_busy)
 {
     arm("flood_credit_and_busy");
-    am_link *l = fresh();
-    CHECK(l != NULL);
+    am_link *l = NULL;
     /* the simulator: fewer (every byte is clocked through the UART), still
      * many times the FIFO, and more than the queue fills with (a turn takes
      * two frames, one event is dispatched between turns: +1 a turn) */
@@ -332,7 +331,19 @@ TEST(flood_credit_and_busy)
         msgs[2 * i] = AM_NIL;
         msgs[2 * i + 1] = i;
     }
-    CHECK_EQ(am_link_send_many(l, FLOOD, N, FLOOD_WORDS, msgs, &busy), AM_LINK_OK);
+    /* The queue fills only while the sender keeps the machine's FIFO
+     * fed: on a loaded host the sending process can fall behind am-run's
+     * dispatching and see no BUSY. Such a flood proves nothing about BUSY,
+     * so it is made again, on a fresh target, up to three times. */
+    for (int attempt = 1; attempt <= 3; attempt++) {
+        if (l) close_link(l);
+        l = fresh();
+        CHECK(l != NULL);
+        busy = 0;
+        CHECK_EQ(am_link_send_many(l, FLOOD, N, FLOOD_WORDS, msgs, &busy), AM_LINK_OK);
+        if (busy > 0 || sim) break;
+        printf("     flood %d: no BUSY answer (the sender fell behind); again\n", attempt);
+    }
     am_word m, sum;
     CHECK_EQ(tally(l, FLOOD, &m, &sum), 0);
     CHECK_EQ(m, N + 1);
