@@ -94,8 +94,9 @@ fpga_cpu  = $(filter ENABLE_MUL=% ENABLE_DIV=% TWO_STAGE_SHIFT=%,$(am_iface_$(1)
 fpga_arch = $(if $(findstring ENABLE_MUL=1 ENABLE_DIV=1,$(am_iface_$(1))),rv32im,rv32i)
 
 # <board>_FAMILY ice40|ecp5, _TOP, _DEV (P&R device flags), _PINS, _MHZ (board
-# clock: the highest round figure its build meets at every one of seeds 1-10,
-# make fpga-seeds; iCE40: icepll picks the nearest it can make), _SOC (the
+# clock: the highest round figure its build met at every one of seeds 1-10
+# when it was chosen, make fpga-seeds; now met at the board's _SEED; iCE40:
+# icepll picks the nearest it can make), _SOC (the
 # SoC's parameters: include/am_iface.def's line of the board, and the RAM),
 # RAM layout,
 # _FW = subset (one-demo firmware, built here) | full (build/fw/fw.hex) | loader

@@ -168,7 +168,7 @@ def write_report(d):
         w("Dispatches per second = the board's clock (fpga.mk; its build meets timing "
           "there) / the cycles per dispatch of the board's own CPU ("
           + "; ".join(f"{b[1]}: {'its own simulation' if b[5] != 'hw.tsv' else 'the default simulation'}"
-                      for b in boards) + "). The boards' smaller tables and queues are not "
+                      for b in boards) + "). The iCE40 boards' smaller tables and queues (32 slots, 31 events) are not "
           "simulated here: the workloads are sized for the default's.")
         w("")
     gp = os.path.join(d, "gc.tsv")
