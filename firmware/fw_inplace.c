@@ -175,8 +175,11 @@ static void handle(uint32_t len)
         }
         ST(ANSWERED)++;
         if (type == AM_LINK_HELLO) {
+            /* window 1: the loader remembers only its last request (L.last),
+             * so a host must not have a second one unanswered -- a retry of
+             * an older one would be carried out again */
             static const uint32_t hello[5] = { AM_LINK_VERSION, AM_LINK_RX_FIFO, AM_LINK_IN_MAX,
-                                               AM_LINK_WINDOW, AM_EXPORT_MAX };
+                                               1, AM_EXPORT_MAX };
             L.next = L.last = 0;
             for (; n < 5; n++) OUT(n) = hello[n];
             type = AM_LINK_HELLO_R;
