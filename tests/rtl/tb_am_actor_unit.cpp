@@ -1053,13 +1053,23 @@ static void collect_between() {
   // and w, which only its message names, survive -- and it comes next
   uint32_t h = spawn0(3);
   wr(FAULT_HANDLER, h);
-  uint32_t holder2 = spawn0(4);
-  wr(SEND_W, 1); wr(INJECT + 4, holder2);
-  CHECK(dp_fetch() == 4 && rd(SELF) == holder2, "holder2");
-  uint32_t v = create3(0), w = create3(0);
-  wr(SEND_W, w); wr(SEND + 4, v);
-  CHECK(dp_fetch() == 3 && rd(SELF) == v && rd(MSG) == w, "v's event [w]");
-  wr(ABORT + 4, 0xBAD);
+  // a spawned holder creates v and w and sends v [w]; v's behavior aborts
+  // with 0xBAD, and its delivery to h waits: returns the holder, v, w
+  struct Waiting { uint32_t holder, v, w; };
+  auto delivery_waits = []() {
+    Waiting r;
+    r.holder = spawn0(4);
+    wr(SEND_W, 1); wr(INJECT + 4, r.holder);
+    CHECK(dp_fetch() == 4 && rd(SELF) == r.holder, "the holder");
+    r.v = create3(0);
+    r.w = create3(0);
+    wr(SEND_W, r.w); wr(SEND + 4, r.v);
+    CHECK(dp_fetch() == 3 && rd(SELF) == r.v && rd(MSG) == r.w, "v's event [w]");
+    wr(ABORT + 4, 0xBAD);
+    return r;
+  };
+  Waiting d1 = delivery_waits();
+  uint32_t v = d1.v, w = d1.w;
   c = collect();
   CHECK(c.runs == 6 && colls().size() == 6 && colls()[5].ref == 0,
         "a collection with the delivery waiting: nothing reclaimed (%u)", colls().back().ref);
@@ -1074,13 +1084,8 @@ static void collect_between() {
   // to QD - 1 and the next is QUEUE_FULL, so that the collection can put
   // the entry back at the head (a 64th entry would empty the queue's count,
   // and the collector would see no event and lose them all)
-  uint32_t holder3 = spawn0(4);
-  wr(SEND_W, 1); wr(INJECT + 4, holder3);
-  CHECK(dp_fetch() == 4 && rd(SELF) == holder3, "holder3");
-  uint32_t v2 = create3(0), w2 = create3(0);
-  wr(SEND_W, w2); wr(SEND + 4, v2);
-  CHECK(dp_fetch() == 3 && rd(SELF) == v2 && rd(MSG) == w2, "v2's event [w2]");
-  wr(ABORT + 4, 0xBAD);
+  Waiting d2 = delivery_waits();
+  uint32_t holder3 = d2.holder, v2 = d2.v, w2 = d2.w;
   int took = 0;
   for (int i = 0; i < QD + 1; i++) {
     wr(SEND_W, 100 + i); wr(INJECT + 4, holder3);
