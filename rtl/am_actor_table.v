@@ -22,9 +22,9 @@
 //   The slot is written into the stack RAM by stk_we_i, not by free_i:
 //   stk_we_i writes free_slot_i one past the top (where nothing live is)
 //   and moves nothing, free_i then makes it the top. A caller raises
-//   stk_we_i in every cycle that may push, from its state alone, so the
+//   stk_we_i in every cycle that may push, from registers alone, so the
 //   RAM's write enable waits for no decision (on the ECP5 the push
-//   decision runs from the meta RAM's output and was the critical path);
+//   decisions run from the meta RAM's output, which was the critical path);
 //   stk_we_i must be high whenever free_i is.
 // * The collector (am_gc) borrows the free stack as its mark stack: clear_i
 //   empties it, free_i pushes, alloc_i pops (only while it is non-empty);

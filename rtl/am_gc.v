@@ -104,6 +104,10 @@ module am_gc #(
   reg [15:0]       cgen_q;     // the candidate word's generation and slot
   reg [SLOT_W-1:0] cslot_q;
   reg              cin_q;      // the candidate may be a reference (cand_in, registered)
+  reg              cev_q;      // the cycle after a candidate's decision (G_C_EV) ...
+  reg              cpush_q;    // ... which marked it: its mark and push land in this cycle
+  reg [SLOT_W-1:0] cpslot_q;   // ... the candidate's slot
+  reg              cfwd_q;     // the candidate read in that cycle is that slot: marked
   reg [SLOT_W-1:0] pin_top_q;  // the highest slot a SPAWN took (the console's: 0)
 
   // meta fields
@@ -123,7 +127,7 @@ module am_gc #(
   wire [SLOT_W-1:0] c_slot = cslot_q;
   // The header as the unit packs it: {generation, slot, length}.
   wire [31:0] h_ref = {q_hdr_i[`AM_HDR_GEN_LSB +: `AM_HDR_GEN_W], {(16-SLOT_W){1'b0}}, q_hdr_i[`AM_HDR_SLOT_LSB +: `AM_HDR_SLOT_W]};
-  wire c_mark = cin_q && meta_used_i && m_live && (m_gen == cgen_q) && !m_mark;
+  wire c_mark = cin_q && meta_used_i && m_live && (m_gen == cgen_q) && !m_mark && !cfwd_q;
 
   // The root scan ends at pin_top, which stays below next: a SPAWN
   // allocates below next, and only between transactions, so no abort's
@@ -147,12 +151,24 @@ module am_gc #(
   // written into the stack RAM (one past its top, table: stk_we_i); only
   // the data and the stack pointer's move depend on the meta word read.
   // (On the ECP5 the decision, from the meta RAM's output, was the critical
-  // path when it also drove the write enables.)
-  wire ev = (g_q == G_PIN) || (g_q == G_C_EV) || (g_q == G_SW);
-  assign stk_we_o    = ev;
+  // path when it also drove the write enables.) A candidate's decision, a
+  // 16-bit generation compare behind the RAM's output, is the deepest, so
+  // it drives flops only: its mark and push land one cycle later (cev_q),
+  // not through the meta RAM's write data nor the stack pointer's and the
+  // free count's adders (on the ECP5 those were the critical paths at 8 of
+  // 10 seeds). G_C_EV reads the candidate's meta word again, so that it is
+  // still the read data, to be written back, in that cycle; a candidate
+  // read in that cycle (the next word) misses its mark, which cfwd_q adds.
+  // If that cycle is G_POP, the push and the pop cancel: G_POP takes the
+  // candidate's slot (bypass) and the stack is left as it is. The push is
+  // known from a register then, so the stack RAM is written (and the
+  // stack's top re-read after) only when there is one.
+  wire ev     = (g_q == G_PIN) || (g_q == G_SW) || cev_q;
+  wire bypass = (g_q == G_POP) && cev_q && cpush_q;
+  assign stk_we_o    = (g_q == G_PIN) || (g_q == G_SW) || (cev_q && cpush_q);
   assign done_o      = (g_q == G_DONE);
   assign stk_clear_o = (g_q == G_START);
-  assign stk_pop_o   = (g_q == G_POP) && stk_nonempty_i && stk_ready_i;
+  assign stk_pop_o   = (g_q == G_POP) && !bypass && stk_nonempty_i && stk_ready_i;
   assign q_sel_o     = (src_q == SRC_Q);
   assign q_off_o     = e_q;
   assign q_idx_o     = i_q[MIW-1:0];
@@ -167,19 +183,12 @@ module am_gc #(
     stk_push_slot_o = p_q;
     case (g_q)
       G_C_RD: meta_raddr_o = c_slot;
-      G_POP:  meta_raddr_o = stk_top_i;
+      G_POP:  meta_raddr_o = bypass ? cpslot_q : stk_top_i;
       G_PIN: if (meta_used_i && m_live && m_pin) begin
         meta_wdata_o[`AM_META_MARK] = 1'b1;
         stk_push_o = 1'b1;
       end
-      G_C_EV: begin
-        meta_waddr_o    = c_slot;
-        stk_push_slot_o = c_slot;
-        if (c_mark) begin
-          meta_wdata_o[`AM_META_MARK] = 1'b1;
-          stk_push_o = 1'b1;
-        end
-      end
+      G_C_EV: meta_raddr_o = c_slot;
       G_SW: begin
         if (m_live) begin
           meta_wdata_o[`AM_META_MARK] = 1'b0;
@@ -192,9 +201,17 @@ module am_gc #(
       end
       default: ;
     endcase
+    if (cev_q) begin                  // the candidate decided the cycle before
+      meta_waddr_o    = cpslot_q;
+      meta_wdata_o[`AM_META_MARK] = m_mark || cpush_q;
+      stk_push_slot_o = cpslot_q;
+      stk_push_o      = cpush_q && !bypass;
+    end
   end
 
   always @(posedge clk_i) begin
+    cev_q  <= rst_ni && (g_q == G_C_EV);
+    cfwd_q <= cev_q && cpush_q && (cpslot_q == c_slot);
     if (!rst_ni) begin
       g_q      <= G_IDLE;
       src_q    <= SRC_FH;
@@ -214,7 +231,8 @@ module am_gc #(
                   endcase
         G_Q_HDR:  g_q <= (e_q == q_count_i) ? G_POP : G_Q_HDRW;
         G_Q_HDRW: g_q <= G_C_RD;
-        G_POP:    if (!stk_nonempty_i) g_q <= G_SW_RD;
+        G_POP:    if (bypass) g_q <= G_T_META;
+                  else if (!stk_nonempty_i) g_q <= G_SW_RD;
                   else if (stk_ready_i) g_q <= G_T_META;
         G_T_META: g_q <= (m_slen == 4'd0) ? G_POP : G_T_ST0;
         G_T_ST0:  g_q <= G_C_RD;
@@ -248,6 +266,8 @@ module am_gc #(
         e_q <= {QAW{1'b0}};
       end
       G_C_EV: begin
+        cpush_q  <= c_mark;
+        cpslot_q <= c_slot;
         if (src_q == SRC_Q && !more) e_q <= e_q + 1'b1;   // the event's last word: the next event
         if (load_c) i_q <= i_q + 1'b1;
       end
@@ -257,9 +277,9 @@ module am_gc #(
         i_q <= 4'd0;
       end
       G_POP: begin
-        cur_q <= stk_top_i;
+        cur_q <= bypass ? cpslot_q : stk_top_i;
         i_q   <= 4'd0;                                         // word 0 is read in G_T_META
-        if (!stk_nonempty_i) s_q <= next_i[SLOT_W-1:0] - 1'b1; // next >= 1
+        if (!bypass && !stk_nonempty_i) s_q <= next_i[SLOT_W-1:0] - 1'b1; // next >= 1
       end
       G_T_META: n_q <= m_slen;
       G_T_ST0:  i_q <= 4'd1;
