@@ -118,12 +118,11 @@ icebreaker_SYNTH      := -device u -dff
 # nextpnr's plain flow: at 79% of the UP5K, --opt-timing's placement left
 # the router ~370 s of congestion and 24.40 MHz; without it 130 s, 24.48 MHz
 icebreaker_PNR        :=
-# the seed: the placement is at the clock's edge at 81% of the UP5K, and
-# seeds move Fmax by a few percent (docs/fpga.md, "Timing"); seed 10 meets it
-# with room to spare for the DSP blocks' own delays (seeds 1-10: met by 1, 3,
-# 4, 6, 7, 10; seed 3 is faster, 24.97 MHz, but its DSP paths are 0.6 ns
-# from the critical one, seed 10's 3.3 ns)
-icebreaker_SEED       := 10
+# the seed: the placement is at the clock's edge at 79% of the UP5K, and
+# seeds move Fmax by a few percent (docs/fpga.md, "Timing"); seed 8 meets it
+# with the most room, 1.5 ns of it for the DSP blocks' own delays (seeds
+# 1-10: met by all but seed 1)
+icebreaker_SEED       := 8
 icebreaker_SOC        := $(am_iface_icebreaker)
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 2048
@@ -157,9 +156,9 @@ hx8k_PINS             := constraints/hx8k.pcf
 hx8k_MHZ              ?= 50
 hx8k_SOC              := $(am_iface_hx8k) RAM_WORDS=2048
 hx8k_PNR              := --opt-timing
-# the seed: seeds move Fmax by about 10% (docs/fpga.md, "Timing"); seed 1
-# meets the clock with the most room (seeds 1-10: met by 1 and 5)
-hx8k_SEED             := 1
+# the seed: seeds move Fmax by about 10% (docs/fpga.md, "Timing"); seed 5
+# meets the clock with the most room (seeds 1-10: met by all but 2 and 9)
+hx8k_SEED             := 5
 hx8k_RAM_WORDS        := 2048
 hx8k_BRAM_WORDS       := 2048
 hx8k_DEFINES          := -DAM_RAM_BRAM_WORDS=2048
@@ -196,9 +195,9 @@ ulx3s_SYNTH           := -nowidelut
 ulx3s_DEFINES         :=
 ulx3s_RTL             := $(RTL_MUX_IN)
 ulx3s_RTL_OUT         := $(RTL_MUX_OUT)
-# the seed: seeds move Fmax by up to 15% (docs/fpga.md, "Timing"); seed 4
-# meets the 60 MHz clock with the most room (seeds 1-10: met by 2, 4, 7, 8, 10)
-ulx3s_SEED            := 4
+# the seed: seeds move Fmax by about 6% (docs/fpga.md, "Timing"); seed 5
+# meets the 60 MHz clock with the most room (seeds 1-10: met by all)
+ulx3s_SEED            := 5
 # the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware
 # (25F/45F/85F). The 12F's 32 EBR hold 32 KiB RAM + the unit: the one-demo
 # firmware, as on the iCE40 boards.

@@ -257,9 +257,24 @@ module am_actor_unit #(
   wire [31:0] self_ref = {d_self_gen, {(16-SLOT_W){1'b0}}, d_self_slot};
 
   // ---------------------------------------------------------------- the bus, the registers
-  // (no access is in progress in a look-ahead cycle; la_i, not rd_la_i,
-  // selects: the look-ahead's address comes late, its decode later)
-  assign ra = la_i ? la_a_i : a;
+  // (no access is in progress in a look-ahead cycle: PicoRV32 announces
+  // one only from its idle memory state, without mem_valid. So an access in
+  // progress, a register, selects -- not la_i, which comes late, through
+  // the core's mem_la_read and its reset -- and the look-ahead's address
+  // is taken in every other cycle, where no read starts but a fast one)
+  assign ra = mem_valid_i ? a : la_a_i;
+  generate
+    if (TRACE != 0) begin : g_la_check
+      always @(posedge clk_i) begin
+        if (rst_ni && la_i && mem_valid_i) begin
+          $display("am_actor_unit: an access announced (la_i) while one is in progress");
+          $stop;
+        end
+      end
+    end else begin : g_no_la_check
+      wire unused_la = la_i;   // (only the check reads it)
+    end
+  endgenerate
 
   am_unit_bus #(.STATE_WORDS(STATE_WORDS), .TRACE(TRACE)) u_bus (
     .clk_i(clk_i), .rst_ni(rst_ni),
