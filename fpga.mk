@@ -156,7 +156,7 @@ hx8k_PINS             := constraints/hx8k.pcf
 hx8k_MHZ              ?= 50
 hx8k_SOC              := $(am_iface_hx8k) RAM_WORDS=2048
 hx8k_PNR              := --opt-timing
-# the seed: seeds move Fmax by about 10% (docs/fpga.md, "Timing"); seed 5
+# the seed: seeds move Fmax by about 13% (docs/fpga.md, "Timing"); seed 5
 # meets the clock with the most room (seeds 1-10: met by all but 2 and 9)
 hx8k_SEED             := 5
 hx8k_RAM_WORDS        := 2048
