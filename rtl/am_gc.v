@@ -145,24 +145,24 @@ module am_gc #(
   wire        load_c = ((g_q == G_PIN) && pin_last) || (g_q == G_Q_HDRW) || (g_q == G_T_ST0) ||
                        ((g_q == G_C_EV) && (src_q != SRC_FH) && more);
 
-  // The write enables depend on the state alone: in the three states that
-  // may mark, reclaim or push, the meta word is always written (back
-  // unchanged when nothing happens to it) and the pushed slot always
-  // written into the stack RAM (one past its top, table: stk_we_i); only
-  // the data and the stack pointer's move depend on the meta word read.
-  // (On the ECP5 the decision, from the meta RAM's output, was the critical
-  // path when it also drove the write enables.) A candidate's decision, a
-  // 16-bit generation compare behind the RAM's output, is the deepest, so
-  // it drives flops only: its mark and push land one cycle later (cev_q),
-  // not through the meta RAM's write data nor the stack pointer's and the
-  // free count's adders (on the ECP5 those were the critical paths at 8 of
-  // 10 seeds). G_C_EV reads the candidate's meta word again, so that it is
-  // still the read data, to be written back, in that cycle; a candidate
-  // read in that cycle (the next word) misses its mark, which cfwd_q adds.
-  // If that cycle is G_POP, the push and the pop cancel: G_POP takes the
-  // candidate's slot (bypass) and the stack is left as it is. The push is
-  // known from a register then, so the stack RAM is written (and the
-  // stack's top re-read after) only when there is one.
+  // No write enable waits for a decision that runs from the meta RAM's
+  // output (on the ECP5 those decisions were the critical paths):
+  // * G_PIN and G_SW decide from a bit or two of the word read and act in
+  //   the same cycle. They always write the meta word (back unchanged when
+  //   nothing happens to the slot) and the slot into the stack RAM (one
+  //   past its top, table: stk_we_i); only the data and the stack
+  //   pointer's move depend on the word.
+  // * A candidate's decision, a 16-bit generation compare, is the deepest
+  //   (acting on it in the same cycle limited the ULX3S at 8 of 10 seeds).
+  //   G_C_EV only registers it and reads the candidate's meta word again;
+  //   the next cycle (cev_q) writes that word back with its mark and pushes
+  //   the slot, from registers. A candidate read in that cycle (the next
+  //   word) misses the mark not yet written, which cfwd_q adds. If that
+  //   cycle is G_POP, the push and the pop cancel: G_POP takes the
+  //   candidate's slot (bypass) and leaves the stack as it is. The push is
+  //   known from a register, so the stack RAM is written (and its top
+  //   re-read after) only when there is one.
+  // ev: the meta word is written this cycle; stk_we_o: a slot may be pushed.
   wire ev     = (g_q == G_PIN) || (g_q == G_SW) || cev_q;
   wire bypass = (g_q == G_POP) && cev_q && cpush_q;
   assign stk_we_o    = (g_q == G_PIN) || (g_q == G_SW) || (cev_q && cpush_q);
