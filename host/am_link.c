@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -70,6 +71,7 @@ struct am_link {
     uint32_t sync_n;
     uint64_t sync_at;          /* ms when the last SYNC went out */
     int io_error;
+    int turned_away;           /* the target refused the connection: another host has it */
     am_link_host_counters c;
 };
 
@@ -90,6 +92,7 @@ const char *am_link_strerror(int code)
         "the machine answered something that does not fit the request",
         "bad argument",
         "cannot read the image file",
+        "the port is in use by another client (one at a time per port)",
     };
     if (code >= AM_LINK_E_NO_DEVICE && code < AM_LINK_E_HOST_COUNT_)
         return host[code - AM_LINK_E_NO_DEVICE];
@@ -262,6 +265,12 @@ static void on_frame(am_link *l)
             l->sync_seq[i] = 0x10000u;   /* used */
             return;
         }
+    /* no request has seq 0: an ERROR with it refuses the connection itself
+     * (a target that serves one host at a time, and has one) */
+    if (type == AM_LINK_ERROR && seq == 0 && !l->synced && n >= 2 && w[1] == AM_LINK_E_BUSY) {
+        l->turned_away = 1;
+        return;
+    }
     if (!l->synced) return;   /* a previous session's */
     uint32_t mine = w[0] - l->offset;
     if ((int32_t)(mine - l->credited) > 0 && (int32_t)(l->sent - mine) >= 0) l->credited = mine;
@@ -441,8 +450,11 @@ static int start(am_link *l)
     for (uint32_t attempt = 0; attempt <= l->o.retries; attempt++) {
         if (send_sync(l, AM_LINK_HELLO) != AM_LINK_OK) return AM_LINK_E_IO;
         uint64_t until = now_ms() + l->o.timeout_ms;
-        while (!l->synced && now_ms() < until)
-            if (receive(l, (int)(until - now_ms())) != AM_LINK_OK) return AM_LINK_E_IO;
+        while (!l->synced && !l->turned_away && now_ms() < until) {
+            int r = receive(l, (int)(until - now_ms()));
+            if (r != AM_LINK_OK) return l->turned_away ? AM_LINK_E_IN_USE : r;
+        }
+        if (l->turned_away) return AM_LINK_E_IN_USE;
         if (l->synced) return AM_LINK_OK;
     }
     return AM_LINK_E_TIMEOUT;
@@ -488,8 +500,18 @@ int am_link_open(const char *port, const am_link_opts *o, am_link **out)
     am_link *l = alloc_link(o);
     if (!l) return AM_LINK_E_IO;
     if (!appears(port, l->o.wait_ms)) return made(l, AM_LINK_E_NO_DEVICE, out);
-    l->fd = open(port, O_RDWR | O_NOCTTY | O_NONBLOCK);
+    l->fd = open(port, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (l->fd < 0) return made(l, errno == ENOENT ? AM_LINK_E_NO_DEVICE : AM_LINK_E_IO, out);
+    /* A line has one reader: a second client would read the answers meant
+     * for the first (and the first's retries would carry a request out
+     * twice). So the port is ours alone while it is open -- taken before
+     * anything is changed or sent on it. flock, not TIOCEXCL: the kernel
+     * drops it when we exit however we exit, while TIOCEXCL stays on a
+     * pseudo-terminal whose server holds its slave open (shutting every
+     * later client out after a crash), and does not hold root back. A
+     * port that cannot be locked at all (ENOLCK) is used unlocked. */
+    if (flock(l->fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        return made(l, AM_LINK_E_IN_USE, out);
     if (isatty(l->fd)) {
         if (am_link_tty_raw(l->fd, l->o.baud) != 0) return made(l, AM_LINK_E_IO, out);
         tcflush(l->fd, TCIOFLUSH);   /* what a previous host left unread */
@@ -507,7 +529,7 @@ int am_link_connect(const char *path, const am_link_opts *o, am_link **out)
     if (strlen(path) >= sizeof a.sun_path) return made(l, AM_LINK_E_ARG, out);
     strcpy(a.sun_path, path);
     l->socket = 1;
-    l->fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    l->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (l->fd < 0 || connect(l->fd, (struct sockaddr *)&a, sizeof a) != 0)
         return made(l, errno == ENOENT ? AM_LINK_E_NO_DEVICE : AM_LINK_E_IO, out);
     fcntl(l->fd, F_SETFL, O_NONBLOCK);

@@ -35,6 +35,7 @@ enum am_link_host_error {
     AM_LINK_E_PROTOCOL,        /* an answer that does not fit the request */
     AM_LINK_E_ARG,             /* a bad argument: too many words, name out of range */
     AM_LINK_E_FILE,            /* an image file that cannot be read */
+    AM_LINK_E_IN_USE,          /* another client has the port (or the target's socket) */
     AM_LINK_E_HOST_COUNT_
 };
 const char *am_link_strerror(int code);
@@ -60,9 +61,13 @@ void am_link_opts_default(am_link_opts *o);
 typedef struct am_link am_link;
 
 /* Open a serial port (raw, 8N1, the baud rate) -- or a pseudo-terminal --
- * and start a session (HELLO). */
+ * and start a session (HELLO). The port is taken for this link alone (an
+ * advisory lock, flock): while it is open, another open of the same port
+ * fails with AM_LINK_E_IN_USE, since a line has one reader and a second
+ * one would take the first's answers. */
 int am_link_open(const char *port, const am_link_opts *o, am_link **out);
-/* The same over a Unix socket. */
+/* The same over a Unix socket. A target that serves one host at a time
+ * turns a second one away (ERROR BUSY with seq 0): AM_LINK_E_IN_USE. */
 int am_link_connect(const char *path, const am_link_opts *o, am_link **out);
 void am_link_close(am_link *l);
 

@@ -5,8 +5,8 @@
  *
  *   am-link [--port DEV | --connect PATH] [options] send|ask|stats|exports|load|monitor|shutdown ...
  *
- * Exit status: 0 done, 1 the machine refused or did not answer (one line on
- * stderr says which), 2 a usage error.
+ * Exit status: 0 done, 1 the machine refused or did not answer, or the port
+ * could not be had (one line on stderr says which), 2 a usage error.
  */
 #include <errno.h>
 #include <signal.h>
@@ -39,8 +39,10 @@ static void usage(FILE *f)
         "  monitor [SECONDS]     print the console's output, until interrupted or for SECONDS\n"
         "  shutdown              stop the target (am-run; a board refuses)\n"
         "WORD: decimal, 0x hex or negative decimal. Console output goes to stderr\n"
-        "except with monitor. exit status: 0 done, 1 the machine refused or did not\n"
-        "answer, 2 a usage error\n");
+        "except with monitor. One client at a time per port: another am-link (a\n"
+        "monitor...) on it makes this one fail at once. exit status: 0 done, 1 the\n"
+        "machine refused or did not answer, or the port could not be had (missing, in\n"
+        "use), 2 a usage error\n");
 }
 
 static int hex_words;
@@ -140,6 +142,10 @@ static int failed(am_link *l, int r, const char *what, uint32_t name, uint32_t p
         break;
     case AM_LINK_E_NO_DEVICE:
         fprintf(stderr, "am-link: %s: no such device\n", g_port);
+        break;
+    case AM_LINK_E_IN_USE:
+        fprintf(stderr, "am-link: %s is in use by another client, such as an am-link monitor "
+                        "(one client at a time per port): stop it first\n", g_port);
         break;
     case AM_LINK_E_IO:
         fprintf(stderr, "am-link: %s: %s%s%s\n", g_port, am_link_strerror(r), errno ? ": " : "",

@@ -369,16 +369,50 @@ static ssize_t take(am_link_io *io, uint8_t *p, size_t n)
     return (ssize_t)got;
 }
 
+static void put_fd(void *user, const uint8_t *p, uint32_t n)
+{
+    if (send(*(int *)user, p, n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {}   /* it may be gone already */
+}
+
+/* A host that connects while another is connected: one host at a time, as
+ * on a serial line, so it is told so -- an ERROR BUSY with seq 0, which no
+ * request has (docs/link.md) -- and the connection is closed. What it sent
+ * is read first: a socket closed with unread bytes is reset, and its peer
+ * might lose the answer. */
+static void turn_away(int fd)
+{
+    uint8_t f[AM_LINK_HDR + 12 + AM_LINK_CRC], junk[256];
+    am_link_put32(f + AM_LINK_HDR, 0);
+    am_link_put32(f + AM_LINK_HDR + 4, AM_LINK_E_BUSY);
+    am_link_put32(f + AM_LINK_HDR + 8, 0);
+    am_link_emit(f, AM_LINK_ERROR, 0, 12, put_fd, &fd);
+    for (int i = 0; i < 5; i++) {
+        struct pollfd pf = { fd, POLLIN, 0 };
+        if (poll(&pf, 1, 20) <= 0 || recv(fd, junk, sizeof junk, MSG_DONTWAIT) <= 0) break;
+    }
+    close(fd);
+}
+
 int am_link_serve(am_link_target *t, am_link_io *io, volatile sig_atomic_t *stop)
 {
     uint8_t fifo[AM_LINK_RX_FIFO], spill[4096];
     while (!*stop && !t->shutdown) {
-        if (io->fd < 0 && io->listen_fd >= 0) {          /* a socket: the next host */
-            io->fd = accept(io->listen_fd, NULL, NULL);
+        /* a socket: the next host -- but not while the one we have is
+         * leaving: it hung up (before the newcomer connected, as a shell's
+         * commands one after another do) and its last bytes are still to
+         * be taken; the newcomer waits in the backlog meanwhile */
+        while (io->listen_fd >= 0) {
+            struct pollfd pf = { io->fd, 0, 0 };
+            if (io->fd >= 0 && poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR))) break;
+            int fd = accept(io->listen_fd, NULL, NULL);
+            if (fd < 0) break;
             if (io->fd >= 0) {
-                fcntl(io->fd, F_SETFL, O_NONBLOCK);
-                io->stalled = 0;
+                turn_away(fd);
+                continue;
             }
+            io->fd = fd;
+            fcntl(io->fd, F_SETFL, O_NONBLOCK);
+            io->stalled = 0;
         }
         ssize_t n = io->fd >= 0 ? take(io, fifo, sizeof fifo) : 0;
         if (n == (ssize_t)sizeof fifo) {
@@ -394,8 +428,8 @@ int am_link_serve(am_link_target *t, am_link_io *io, volatile sig_atomic_t *stop
         }
         if (t->shutdown) break;
         if (am_link_target_step(t) == AM_E_EMPTY) {
-            struct pollfd pf = { io->fd >= 0 ? io->fd : io->listen_fd, POLLIN, 0 };
-            poll(&pf, 1, 1000);
+            struct pollfd pf[2] = { { io->fd, POLLIN, 0 }, { io->listen_fd, POLLIN, 0 } };
+            poll(pf, 2, 1000);   /* (a descriptor of -1 is not polled) */
         }
     }
     return 0;

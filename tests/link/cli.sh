@@ -3,8 +3,8 @@
 # am-run --link (make link-test; BUILD names the build directory): the
 # first session of docs/link.md as it stands, each error the docs list (no
 # device, no answer, corrupted frames from a wrong baud rate, not exported,
-# bad image, an unreadable file), usage errors (exit 2), loading and the
-# Unix socket. Every command is bounded by a timeout. Prints
+# bad image, an unreadable file, a port in use by another client), usage
+# errors (exit 2), loading and the Unix socket. Every command is bounded by a timeout. Prints
 # "link-cli: N passed, N failed".
 . tests/link/suite.sh cli 20
 RUN=$B/host/am-run
@@ -59,6 +59,28 @@ expect "the link program again" 0 "loaded .*: the machine runs it" \
 expect "... a fresh machine" 0 "^1 0$" $LINK --port "$P" ask 1 0
 expect "monitor for a second" 0 "^$" $LINK --port "$P" monitor 1
 
+# one client at a time per port: while a monitor has the port, an ask fails
+# at once, saying why, and is not carried out (no reply for the monitor to
+# swallow); then the port is free again
+held_by_a_client() {   # PORT: a client holds its lock (/proc/locks: no lock taken to look)
+  local d id; d=$(stat -L -c %d "$1") || return 1
+  id=$(printf '%02x:%02x:%s' $((d >> 8 & 0xfff)) $((d & 0xff | (d >> 12) & 0xfff00)) "$(stat -L -c %i "$1")")
+  for i in $(seq 100); do grep -q "FLOCK .* $id " /proc/locks && return 0; sleep 0.05; done
+  return 1
+}
+T $LINK --port "$P" monitor 3 > "$W/monitor.out" 2>&1 & MON=$!
+if held_by_a_client "$P"; then ok "a monitor holds the port"; else bad "a monitor holds the port" "no lock in /proc/locks"; fi
+start=$(date +%s%N)
+expect "a second client fails at once: the port is in use" 1 \
+  "^am-link: $P is in use by another client, such as an am-link monitor \(one client at a time per port\): stop it first$" \
+  $LINK --port "$P" ask 1 7
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ $ms -lt 900 ]; then ok "... at once ($ms ms)"; else bad "... at once" "$ms ms"; fi
+wait $MON; rc=$?
+if [ $rc -eq 0 ] && ! grep -q "reply" "$W/monitor.out"; then ok "the monitor went on, and got no reply of another's"
+else bad "the monitor went on, and got no reply of another's" "exit $rc: $(head -c 300 "$W/monitor.out")"; fi
+expect "the refused ask was not carried out; the port is free again" 0 "^2 0$" $LINK --port "$P" ask 1 0
+
 # no answer: a stopped machine
 kill -STOP $RUNPID
 expect "no answer from a stopped machine" 1 "^am-link: no answer from the machine$" \
@@ -80,6 +102,16 @@ expect "corrupted frames seen" 1 \
 S=$W/sock
 $RUN --link-socket "$S" link-echo > "$W/am-run-socket.log" 2>&1 & pids+=($!); SPID=$!
 expect "over a Unix socket" 0 "^6$" $LINK --connect "$S" ask 0 6
+# one host at a time there too: a second one is turned away at once
+sockets_at() { grep -c " $1\$" /proc/net/unix; }   # the listener, and a host's connection
+for i in $(seq 100); do [ "$(sockets_at "$S")" -eq 1 ] && break; sleep 0.05; done   # the last host is gone
+T $LINK --connect "$S" monitor 3 > "$W/monitor-socket.out" 2>&1 & MON=$!
+for i in $(seq 100); do [ "$(sockets_at "$S")" -ge 2 ] && break; sleep 0.05; done   # the monitor is on
+expect "a second host on the socket is turned away" 1 \
+  "^am-link: $S is in use by another client, such as an am-link monitor \(one client at a time per port\): stop it first$" \
+  $LINK --connect "$S" ask 0 6
+wait $MON
+expect "... and the socket serves the next host" 0 "^7$" $LINK --connect "$S" ask 0 7
 expect "shutdown (socket)" 0 "^the target stops$" $LINK --connect "$S" shutdown
 for i in $(seq 50); do kill -0 $SPID 2>/dev/null || break; sleep 0.1; done
 
