@@ -2,7 +2,8 @@
  * am_link_target.c — the reference runtime as a link target (see
  * am_link_target.h, docs/link.md).
  */
-/* posix_openpt, symlink, sockets, poll: POSIX, not C11 */
+/* posix_openpt, symlink, sockets, poll: POSIX, not C11; flock: BSD's */
+#define _DEFAULT_SOURCE
 #define _XOPEN_SOURCE 700
 #include "am_link_target.h"
 
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -266,11 +268,68 @@ static int clear_path(const char *path, char *err, size_t errn)
     return 0;
 }
 
+/* Whether a path is a running server's cannot be told from the path: a
+ * dead server's symlink may point to a pseudo-terminal that now is someone
+ * else's, and a socket file outlives its server. A lock can: path.lock,
+ * held with flock for as long as the server runs, which the kernel drops
+ * when it exits, however it exits. The lock file is removed at a clean
+ * exit; one that is left is a dead server's, free to take. */
+static int take_path(am_link_io *io, const char *path, char *err, size_t errn)
+{
+    size_t n = strlen(path) + sizeof ".lock";
+    io->lock_path = malloc(n);
+    if (!io->lock_path) {
+        snprintf(err, errn, "out of memory");
+        return -1;
+    }
+    snprintf(io->lock_path, n, "%s.lock", path);
+    for (int attempt = 0; attempt < 10; attempt++) {
+        int fd = open(io->lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) return fail(err, errn, "cannot make the lock file", io->lock_path);
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int busy = errno == EWOULDBLOCK;
+            char pid[24] = "";
+            ssize_t k = busy ? pread(fd, pid, sizeof pid - 1, 0) : -1;
+            pid[k > 0 ? k : 0] = '\0';
+            pid[strcspn(pid, "\n")] = '\0';
+            if (!busy) fail(err, errn, "cannot lock", io->lock_path);
+            else
+                snprintf(err, errn, "%s is served by another running am-run or am-sim (pid %s, which "
+                         "holds %s): stop it first, or choose another path", path,
+                         pid[0] ? pid : "?", io->lock_path);
+            close(fd);
+            free(io->lock_path);
+            io->lock_path = NULL;
+            return -1;
+        }
+        /* a server that was leaving may have removed the file we opened:
+         * then the lock is on nothing, and the file is made again */
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(io->lock_path, &b) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino) {
+            char pid[24];
+            int k = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+            if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)k, 0) != k) {}   /* only for messages */
+            io->lock_fd = fd;
+            return 0;
+        }
+        close(fd);
+    }
+    snprintf(err, errn, "cannot take the lock %s: it keeps being removed", io->lock_path);
+    free(io->lock_path);
+    io->lock_path = NULL;
+    return -1;
+}
+
 int am_link_io_open(am_link_io *io, const char *path, int socket_, char *err, size_t errn)
 {
     memset(io, 0, sizeof *io);
-    io->fd = io->listen_fd = io->slave_fd = -1;
-    if (clear_path(path, err, errn)) return -1;
+    io->fd = io->listen_fd = io->slave_fd = io->lock_fd = -1;
+    if (take_path(io, path, err, errn)) return -1;
+    if (clear_path(path, err, errn)) {
+        am_link_io_close(io);
+        return -1;
+    }
     if (socket_) {
         struct sockaddr_un a = { .sun_family = AF_UNIX };
         if (strlen(path) >= sizeof a.sun_path) {
@@ -322,9 +381,14 @@ void am_link_io_close(am_link_io *io)
     if (io->listen_fd >= 0) close(io->listen_fd);
     if (io->slave_fd >= 0) close(io->slave_fd);
     if (io->path) unlink(io->path);
+    /* the lock last: until it is gone, no other server takes the path */
+    if (io->lock_path) unlink(io->lock_path);
+    if (io->lock_fd >= 0) close(io->lock_fd);
     free(io->path);
-    io->fd = io->listen_fd = io->slave_fd = -1;
+    free(io->lock_path);
+    io->fd = io->listen_fd = io->slave_fd = io->lock_fd = -1;
     io->path = NULL;
+    io->lock_path = NULL;
 }
 
 void am_link_io_out(void *user, const char *p, size_t n)

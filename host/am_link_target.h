@@ -61,13 +61,18 @@ typedef struct am_link_io {
     int listen_fd;   /* a listening Unix socket, or -1 */
     int slave_fd;    /* the pty's slave, held open so that clients come and go */
     char *path;      /* the symlink or socket, removed by am_link_io_close */
+    int lock_fd;     /* PATH.lock, held (flock) while we serve path */
+    char *lock_path;
     int stalled;     /* the host stopped reading: output is dropped */
     uint64_t dropped;/* output bytes nobody read */
 } am_link_io;
 
 /* A pseudo-terminal whose slave is linked at path (raw mode); or, with
  * socket set, a Unix socket listening at path. 0, or -1 with a message in
- * err. An existing symlink or socket at path is replaced, nothing else. */
+ * err. One server per path: it holds path.lock (flock, the server's pid in
+ * it) while it serves, and a path whose lock a running server holds is
+ * refused; an existing symlink or socket at path whose lock nobody holds
+ * is a dead server's and is replaced, nothing else. */
 int am_link_io_open(am_link_io *io, const char *path, int socket, char *err, size_t errn);
 void am_link_io_close(am_link_io *io);
 /* An am_output_fn over io (user = io): a host that stops reading for a

@@ -67,7 +67,8 @@ static void usage(FILE *f)
         "  --link PATH        serve the host link on a pseudo-terminal linked at PATH\n"
         "                     (am-link --port PATH; docs/link.md): console output and\n"
         "                     replies go there as frames; runs until am-link shutdown,\n"
-        "                     SIGINT or SIGTERM (--max does not apply)\n"
+        "                     SIGINT or SIGTERM (--max does not apply); PATH.lock beside\n"
+        "                     it keeps a second server off PATH while this one runs\n"
         "  --link-socket PATH the same on a Unix socket at PATH (am-link --connect PATH)\n"
         "exit status: 0 the queue drained, 1 a runtime error, 2 a usage error (option,\n"
         "program name, file), 3 stopped: the --max budget ran out\n");

@@ -4,7 +4,8 @@
 # first session of docs/link.md as it stands, each error the docs list (no
 # device, no answer, corrupted frames from a wrong baud rate, not exported,
 # bad image, an unreadable file, a port in use by another client), usage
-# errors (exit 2), loading and the Unix socket. Every command is bounded by a timeout. Prints
+# errors (exit 2), loading and the Unix socket; one server per path (a
+# running one's refused, a dead one's taken over). Every command is bounded by a timeout. Prints
 # "link-cli: N passed, N failed".
 . tests/link/suite.sh cli 20
 RUN=$B/host/am-run
@@ -32,6 +33,14 @@ fi
 P=$W/port
 $RUN --link "$P" link-echo > "$W/am-run.log" 2>&1 & pids+=($!); RUNPID=$!
 expect "ask echoes" 0 "^7 8 9$" $LINK --port "$P" ask 0 7 8 9
+# one server per path: a second one is refused while the first runs, and
+# the first goes on (its link and its lock untouched)
+expect "a second am-run on a running server's path is refused" 2 \
+  "^am-run: --link: $P is served by another running am-run or am-sim \(pid [0-9]+, which holds $P.lock\): stop it first, or choose another path$" \
+  $RUN --link "$P" link-echo
+expect "... and a simulator too" 2 "^am-sim: --link: $P is served by another running am-run or am-sim" \
+  $B/sim/am-sim --link "$P" link-echo
+expect "... the first one still serves" 0 "^7$" $LINK --port "$P" ask 0 7
 expect "negative and hex words" 0 "^0xffffffff 0x00000010$" $LINK --port "$P" --hex ask 0 -1 0x10
 expect "a leading 0 is decimal, not octal" 0 "^10 16 9$" $LINK --port "$P" ask 0 010 0X10 09
 expect "a word that is not a number" 2 "^am-link: '0x' is not a 32-bit word$" $LINK --port "$P" ask 0 0x
@@ -89,8 +98,20 @@ kill -CONT $RUNPID
 expect "it goes on when it goes on" 0 "^4 5$" $LINK --port "$P" ask 0 4 5
 expect "shutdown" 0 "^the target stops$" $LINK --port "$P" shutdown
 for i in $(seq 50); do kill -0 $RUNPID 2>/dev/null || break; sleep 0.1; done
-if ! kill -0 $RUNPID 2>/dev/null && wait $RUNPID && [ ! -e "$P" ]; then ok "the target exited 0 and removed its link"
-else bad "the target exited 0 and removed its link" "still running, a failure, or $P still there"; fi
+if ! kill -0 $RUNPID 2>/dev/null && wait $RUNPID && [ ! -e "$P" ] && [ ! -e "$P.lock" ]; then
+  ok "the target exited 0 and removed its link and its lock"
+else bad "the target exited 0 and removed its link and its lock" "still running, a failure, or $P or $P.lock still there"; fi
+
+# a dead server's link and lock (killed: nothing removed) are taken over
+D=$W/dead
+$RUN --link "$D" link-echo > "$W/am-run-dead.log" 2>&1 & DPID=$!
+for i in $(seq 100); do [ -e "$D" ] && break; sleep 0.05; done
+kill -KILL $DPID; wait $DPID 2>/dev/null
+if [ -L "$D" ] && [ -e "$D.lock" ]; then ok "a killed server leaves its link and its lock"
+else bad "a killed server leaves its link and its lock" "$(ls -l "$W")"; fi
+$RUN --link "$D" link-echo > "$W/am-run-dead2.log" 2>&1 & pids+=($!)
+expect "a dead server's path is taken over" 0 "^8$" $LINK --port "$D" ask 0 8
+expect "... and served until shutdown" 0 "^the target stops$" $LINK --port "$D" shutdown
 
 # garbage back: a wrong baud rate
 python3 tests/link/noisy_target.py "$W/noisy" 10 & pids+=($!)
