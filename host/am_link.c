@@ -72,6 +72,7 @@ struct am_link {
     uint64_t sync_at;          /* ms when the last SYNC went out */
     int io_error;
     int turned_away;           /* the target refused the connection: another host has it */
+    int stale;                 /* taking what the port kept from before our session */
     am_link_host_counters c;
 };
 
@@ -321,9 +322,32 @@ static int receive(am_link *l, int wait_ms)
     for (ssize_t i = 0; i < k; i++) {
         int res = am_link_rx_byte(&l->rx, buf[i]);
         if (res == AM_LINK_RX_FRAME) on_frame(l);
-        else if (res != AM_LINK_RX_MORE) l->c.corrupted++;
+        /* what the port kept may begin with the rest of a frame whose
+         * start another client read: no sign of a bad line */
+        else if (res != AM_LINK_RX_MORE && !l->stale) l->c.corrupted++;
     }
     return AM_LINK_OK;
+}
+
+/* What the port kept since the last client: output nobody was there to
+ * read -- a loaded program's boot, the console line of a fault after a
+ * send's ACK. Its console text and replies go to the callbacks (on_frame
+ * before a session has started: console and replies through, every
+ * service frame dropped, being another session's), so that no console
+ * output is lost between two clients. Taken before our HELLO goes out, so
+ * that no answer of before can be mistaken for its answer; bounded, for a
+ * machine that keeps printing. */
+static void take_stale(am_link *l)
+{
+    l->stale = 1;
+    uint64_t until = now_ms() + 200;
+    for (int k = 0; k < 64 && now_ms() < until; k++) {
+        struct pollfd pf = { l->fd, POLLIN, 0 };
+        if (poll(&pf, 1, 0) <= 0 || !(pf.revents & POLLIN)) break;
+        if (receive(l, 0) != AM_LINK_OK) break;
+    }
+    l->stale = 0;
+    l->io_error = 0;   /* a hang-up is the HELLO's to find */
 }
 
 /* ---- sending and waiting ------------------------------------------------------ */
@@ -444,6 +468,7 @@ static int start(am_link *l)
     l->window = AM_LINK_WINDOW;
     l->next_seq = (uint32_t)(now_ms() ^ (uint64_t)getpid() * 2654435761u) & 0xffffu;
     if (l->next_seq == 0) l->next_seq = 1;
+    if (!l->socket) take_stale(l);
     /* a lone delimiter ends whatever a previous host left half sent */
     static const uint8_t delim = 0;
     if (write_all(l, &delim, 1) != AM_LINK_OK) return AM_LINK_E_IO;
@@ -514,7 +539,9 @@ int am_link_open(const char *port, const am_link_opts *o, am_link **out)
         return made(l, AM_LINK_E_IN_USE, out);
     if (isatty(l->fd)) {
         if (am_link_tty_raw(l->fd, l->o.baud) != 0) return made(l, AM_LINK_E_IO, out);
-        tcflush(l->fd, TCIOFLUSH);   /* what a previous host left unread */
+        /* what a previous host wrote and the line has not taken goes; what
+         * the machine sent and nobody read stays, for start (take_stale) */
+        tcflush(l->fd, TCOFLUSH);
     }
     return made(l, start(l), out);
 }
@@ -539,6 +566,11 @@ int am_link_connect(const char *path, const am_link_opts *o, am_link **out)
 void am_link_close(am_link *l)
 {
     if (!l) return;
+    /* a frame half read: its rest is read too, or the next client would
+     * find half a frame and lose it (a console line) */
+    uint64_t until = now_ms() + l->o.timeout_ms;
+    while (l->fd >= 0 && !l->io_error && l->rx.started && now_ms() < until)
+        if (receive(l, (int)(until - now_ms())) != AM_LINK_OK) break;
     if (l->o.counters) *l->o.counters = l->c;
     if (l->fd >= 0) close(l->fd);
     free(l);
@@ -688,6 +720,23 @@ int am_link_load(am_link *l, const uint8_t *img, uint32_t n, uint32_t *problem)
      * bytes afresh: the credit is mapped again */
     if (r == AM_LINK_OK) r = am_link_sync(l);
     return r;
+}
+
+int am_link_wait_idle(am_link *l, uint32_t ms)
+{
+    uint64_t until = now_ms() + ms;
+    for (;;) {
+        am_word s[AM_LINK_NSTATS];
+        int r = am_link_stats(l, s);
+        if (r != AM_LINK_OK) return r;
+        /* STATS is answered between transactions, after the bytes of the
+         * last one: with nothing queued, nothing more runs, and everything
+         * the program printed has arrived before this answer */
+        if (s[AM_LINK_S_QUEUED] == 0) return AM_LINK_OK;
+        if (now_ms() >= until) return AM_LINK_E_BUSY;
+        r = am_link_monitor(l, 50);
+        if (r != AM_LINK_OK) return r;
+    }
 }
 
 int am_link_read_image(const char *path, uint8_t **img, uint32_t *n)

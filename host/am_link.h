@@ -64,11 +64,16 @@ typedef struct am_link am_link;
  * and start a session (HELLO). The port is taken for this link alone (an
  * advisory lock, flock): while it is open, another open of the same port
  * fails with AM_LINK_E_IN_USE, since a line has one reader and a second
- * one would take the first's answers. */
+ * one would take the first's answers. What the port kept since the last
+ * client is read first: its console text and replies go to the callbacks
+ * (nothing the machine printed between two clients is lost), the rest,
+ * another session's, is dropped. */
 int am_link_open(const char *port, const am_link_opts *o, am_link **out);
 /* The same over a Unix socket. A target that serves one host at a time
  * turns a second one away (ERROR BUSY with seq 0): AM_LINK_E_IN_USE. */
 int am_link_connect(const char *path, const am_link_opts *o, am_link **out);
+/* Close the link; a frame half read is read to its end first (up to the
+ * timeout), so that the next client does not find half of it. */
 void am_link_close(am_link *l);
 
 /* Inject [w0..w(n-1)] (n <= 8) into the actor exported under name; returns
@@ -96,6 +101,13 @@ int am_link_exports(am_link *l, am_ref out[AM_EXPORT_MAX]);
  * session: nothing answers any more, the program's console is plain text on
  * the line (at the link's baud). */
 int am_link_load(am_link *l, const uint8_t *img, uint32_t n, uint32_t *problem);
+/* Wait until the machine is idle -- nothing in its event queue (STATS's
+ * QUEUED is 0), so that nothing runs until a host sends something -- for
+ * at most ms, its console text going to the callbacks meanwhile: after a
+ * load, everything the new program prints on its own. AM_LINK_OK once
+ * idle, AM_LINK_E_BUSY when still busy at the end, or the error of a
+ * STATS. */
+int am_link_wait_idle(am_link *l, uint32_t ms);
 /* Read an image file: the build's .hex (a 32-bit word per line) or a raw
  * binary. *img is malloc'd. */
 int am_link_read_image(const char *path, uint8_t **img, uint32_t *n);

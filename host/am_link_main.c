@@ -8,6 +8,7 @@
  * Exit status: 0 done, 1 the machine refused or did not answer, or the port
  * could not be had (one line on stderr says which), 2 a usage error.
  */
+#define _POSIX_C_SOURCE 200809L   /* sigaction */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,6 +48,16 @@ static void usage(FILE *f)
 
 static int hex_words;
 static const char *g_port;
+static volatile sig_atomic_t g_interrupted;
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    g_interrupted = 1;
+}
+
+/* How long load waits for the new program to go idle, printing what it
+ * prints (docs/link.md, "am-link"). */
+#define LOAD_SETTLE_MS 10000u
 
 static void on_console_err(void *user, const char *text, size_t n)
 {
@@ -266,17 +277,40 @@ int main(int argc, char **argv)
     } else if (!strcmp(cmd, "load")) {
         uint32_t problem = 0;
         r = am_link_load(l, img, img_n, &problem);
+        /* the new program's boot output: printed (stderr) until it is idle,
+         * so that load shows what it printed on its own, whole */
+        int settled = r == AM_LINK_OK && problem != AM_LINK_STARTED_NO_LINK
+                    ? am_link_wait_idle(l, LOAD_SETTLE_MS) : AM_LINK_OK;
+        fflush(stderr);
         if (r == AM_LINK_OK && problem == AM_LINK_STARTED_NO_LINK)
             printf("loaded %s (%u bytes): the machine runs it without the link (the in-place "
                    "loader's board): its console is plain text on the line, at %u baud (a terminal "
                    "shows it: picocom -b %u %s); reconfigure the board to load again\n", argv[i],
                    (unsigned)img_n, (unsigned)o.baud, (unsigned)o.baud, g_port);
+        else if (r == AM_LINK_OK && settled == AM_LINK_E_BUSY)
+            printf("loaded %s (%u bytes): the machine runs it, still busy after %u s: what it "
+                   "prints from now on waits for the next client (am-link monitor)\n", argv[i],
+                   (unsigned)img_n, LOAD_SETTLE_MS / 1000u);
         else if (r == AM_LINK_OK)
             printf("loaded %s (%u bytes): the machine runs it\n", argv[i], (unsigned)img_n);
         else rc = failed(l, r, argv[i], 0, problem);
+        if (r == AM_LINK_OK && settled != AM_LINK_OK && settled != AM_LINK_E_BUSY) {
+            fflush(stdout);
+            r = settled;   /* loaded, and then the machine did not answer */
+        }
     } else if (monitor) {
-        signal(SIGINT, SIG_DFL);
-        r = am_link_monitor(l, secs * 1000u);
+        /* interrupted, it closes the link as any command does, reading a
+         * frame in progress to its end (the next client would lose it);
+         * also where the shell started it with SIGINT ignored (&) */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_interrupt;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        uint64_t slices = secs ? secs * 5u : UINT64_MAX;   /* 200 ms each */
+        for (uint64_t k = 0; k < slices && !g_interrupted && r == AM_LINK_OK; k++)
+            r = am_link_monitor(l, 200);
+        if (!secs && r != AM_LINK_OK) r = AM_LINK_OK;   /* monitoring until it ends */
     } else {
         r = am_link_shutdown(l);
         if (r == AM_LINK_OK) printf("the target stops\n");

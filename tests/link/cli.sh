@@ -32,7 +32,13 @@ fi
 # ---- a target for the rest ----------------------------------------------------------
 P=$W/port
 $RUN --link "$P" link-echo > "$W/am-run.log" 2>&1 & pids+=($!); RUNPID=$!
-expect "ask echoes" 0 "^7 8 9$" $LINK --port "$P" ask 0 7 8 9
+# the boot prints its line before any client is there: the port keeps it,
+# and the first client prints it (on stderr) before its own answer
+for i in $(seq 100); do [ -e "$P" ] && break; sleep 0.05; done; sleep 0.3
+out=$(T $LINK --port "$P" ask 0 7 8 9 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -qx "7 8 9" <<< "$out"; then ok "ask echoes"; else bad "ask echoes" "exit $rc: $out"; fi
+console_whole "the boot's console line, printed while no client was there, reaches the first one" \
+  "link-echo: echo 0, counter 1, slow 2" "$out"
 # one server per path: a second one is refused while the first runs, and
 # the first goes on (its link and its lock untouched)
 expect "a second am-run on a running server's path is refused" 2 \
@@ -49,8 +55,15 @@ expect "exports lists names and references" 0 "^2 0x[0-9a-f]{8}$" $LINK --port "
 expect "stats names every counter" 0 "^RX_FRAMES +[0-9]+$" $LINK --port "$P" stats
 expect "not exported" 1 "^am-link: name 5 is not exported \(am-link exports lists the exported actors\)$" \
   $LINK --port "$P" send 5 1
-expect "a fault is the program's business: the send is taken" 0 "^(fault: FAIL .*)?$" \
-  $LINK --port "$P" send 1 1 2 3
+out=$(T $LINK --port "$P" send 1 1 2 3 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -qE "^(fault: FAIL .*)?$" <<< "$out"; then ok "a fault is the program's business: the send is taken"
+else bad "a fault is the program's business: the send is taken" "exit $rc: $out"; fi
+# the fault's console line comes after the send's ACK: the send prints it,
+# or the port keeps it for the next client, which prints it -- once
+out+=$'\n'$(T $LINK --port "$P" monitor 1 2>&1)
+if [ "$(grep -c "^fault: FAIL .* msg=\[00000001 00000002 00000003\]$" <<< "$out")" -eq 1 ]; then
+  ok "the fault's line is printed once, by the send or by the next client"
+else bad "the fault's line is printed once, by the send or by the next client" "$out"; fi
 expect "no device" 1 "^am-link: $W/nothing: no such device$" $LINK --port "$W/nothing" --wait 0 stats
 expect "no device (socket)" 1 "^am-link: $W/nothing: no such device$" $LINK --connect "$W/nothing" --wait 0 stats
 expect "an unreadable image file" 1 "^am-link: $W/none.hex: cannot read the image file$" \
@@ -60,8 +73,11 @@ printf '\x55' | dd of="$W/bad.bin" bs=1 seek=2000 conv=notrunc 2>/dev/null
 expect "a corrupt image is refused" 1 "^am-link: bad image $W/bad.bin: CRC mismatch; the running program goes on$" \
   $LINK --port "$P" load "$W/bad.bin"
 expect "the running program went on" 0 "^3 5$" $LINK --port "$P" ask 1 0
-expect "a good image is loaded" 0 "loaded .*fw.hex \([0-9]+ bytes\): the machine runs it$" \
-  $LINK --port "$P" load "$B/programs/demos/fw/fw.hex"
+# load prints the new program's console until it is idle, then returns
+out=$(T $LINK --port "$P" load "$B/programs/demos/fw/fw.hex" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -qE "^loaded .*fw.hex \([0-9]+ bytes\): the machine runs it$" <<< "$out"; then
+  ok "a good image is loaded"; else bad "a good image is loaded" "exit $rc: $out"; fi
+console_whole "load printed the loaded program's console, whole" "$($RUN --quiet serializer)" "$out"
 expect "the loaded program exports nothing" 0 "^\(nothing exported\)$" $LINK --port "$P" exports
 expect "the link program again" 0 "loaded .*: the machine runs it" \
   $LINK --port "$P" load "$B/programs/tests/link/prog/fw/fw.hex"

@@ -3,7 +3,9 @@
 # Unix socket (tests/link/e2e.sh: test_link.c, the library; tests/link/cli.sh:
 # am-link's commands and errors, docs/link.md's first session), and against
 # the simulated SoC, am-sim --link (tests/link/sim.sh: test_link.c's cases
-# on the firmware's link service, in lockstep; tests/link/loader.sh: the
+# on the firmware's link service, in lockstep; tests/link/session.sh:
+# docs/link.md's session on it, am-link's commands one after another, as a
+# newcomer meets them; tests/link/loader.sh: the
 # resident loader an iCEBreaker with the link boots, and make load;
 # tests/link/inplace.sh: the in-place loader an HX8K with the link boots,
 # test_inplace.c's cases and make load BOARD=hx8k). The codec
@@ -21,7 +23,7 @@ LINK_TEST_DEPS := $(BUILD)/tests/link/test_link $(BUILD)/host/am-run $(BUILD)/ho
 .PHONY: link-test
 link-test: deps $(LINK_TEST_DEPS)
 	@BUILD=$(BUILD) scripts/run-suites.sh -P 2 link tests/link/sim.sh tests/link/e2e.sh tests/link/cli.sh \
-	  tests/link/loader.sh tests/link/inplace.sh tests/link/bench-quick.sh
+	  tests/link/session.sh tests/link/loader.sh tests/link/inplace.sh tests/link/bench-quick.sh
 
 # make bench-link: the link's figures on the simulated SoC (tests/link/bench.sh,
 # build/bench/link.md); its answers are checked in make link-test too

@@ -4,8 +4,9 @@
 # --link --loader: no program runs and the service says so (SEND and ASK
 # refused, nothing exported, a console line), an image too big is refused
 # and the loader stays, `make load BOARD=icebreaker` sends a good image
-# (rv32i, as for the board), which runs and is served in lockstep, then
-# SHUTDOWN. Every
+# (rv32i, as for the board), which runs and is served in lockstep, then a
+# second one whose console (demos' serializer, over many turns) must come
+# whole through make load and the next client, then SHUTDOWN. Every
 # command is bounded by a timeout. Prints "link-loader: N passed, N failed".
 . tests/link/suite.sh loader 30
 
@@ -31,7 +32,17 @@ TMO=180 expect "make load BOARD=icebreaker: a good image runs" 0 "^loaded .*load
   make --no-print-directory -s load BOARD=icebreaker PROGRAM=tests/link/prog NAME=link-echo BUILD="$B" LOAD_PORT="$P"
 expect "the loaded program exports its actors" 0 "^2 0x[0-9a-f]{8}$" $LINK --port "$P" exports
 expect "and answers an ask" 0 "^7 8 9$" $LINK --port "$P" ask 0 7 8 9
+# the next make load: a program that prints over many turns (demos'
+# serializer); make load shows its console until it is idle, the next
+# client what came later -- whole, none of it lost between them
+out=$(TMO=180 T make --no-print-directory -s load BOARD=icebreaker PROGRAM=demos NAME=serializer BUILD="$B" \
+  LOAD_PORT="$P" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -qE "^loaded .*load-serializer.hex \([0-9]+ bytes\): the machine runs it$" <<< "$out"; then
+  ok "make load BOARD=icebreaker PROGRAM=demos NAME=serializer"
+else bad "make load BOARD=icebreaker PROGRAM=demos NAME=serializer" "exit $rc: $(tail -c 400 <<< "$out")"; fi
+out+=$'\n'$(T $LINK --port "$P" monitor 2 2>&1)
+console_whole "... its console, whole" "$("$B/host/am-run" --quiet serializer)" "$out"
 expect "shutdown" 0 "^the target stops$" $LINK --port "$P" shutdown
-loader_ran 100 "the loaded program, shut down" "1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$"
+loader_ran 100 "the loaded programs, shut down" "2 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$"
 
 verdict

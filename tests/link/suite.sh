@@ -29,6 +29,15 @@ expect() {
   else bad "$name" "exit $r, expected $rc and /$pat/: $(head -c 300 <<< "$out")"; fi
 }
 
+# console_whole NAME EXPECTED OUTPUT: every line of EXPECTED (a program's
+# console, as `am-run --quiet` prints it) is in OUTPUT, whole, once and in
+# order -- nothing of it lost or cut between the commands that printed it
+console_whole() {
+  local got; got=$(grep -xF -f <(printf '%s\n' "$2") <<< "$3")
+  if [ -n "$2" ] && [ "$got" = "$2" ]; then ok "$1"
+  else bad "$1" "expected the lines:"$'\n'"$2"$'\n'"got:"$'\n'"$(head -c 600 <<< "$3")"; fi
+}
+
 # loader_sim LOADER: the simulated SoC booting a loader's image LOADER, its
 # link at P ($W/port), in the background (SIMPID), once P is there
 loader_sim() {
