@@ -70,7 +70,7 @@ struct am_link {
     uint32_t sync_seq[SYNC_RING], sync_end[SYNC_RING];
     uint32_t sync_n;
     uint64_t sync_at;          /* ms when the last SYNC went out */
-    int io_error;
+    int io_error;              /* 0, or the error the port gave: AM_LINK_E_GONE or _IO */
     int turned_away;           /* the target refused the connection: another host has it */
     int stale;                 /* taking what the port kept from before our session */
     am_link_host_counters c;
@@ -94,6 +94,7 @@ const char *am_link_strerror(int code)
         "bad argument",
         "cannot read the image file",
         "the port is in use by another client (one at a time per port)",
+        "the machine went away: the port was closed or hung up",
     };
     if (code >= AM_LINK_E_NO_DEVICE && code < AM_LINK_E_HOST_COUNT_)
         return host[code - AM_LINK_E_NO_DEVICE];
@@ -109,6 +110,17 @@ void am_link_opts_default(am_link_opts *o)
 }
 
 /* ---- the port -------------------------------------------------------------- */
+/* A failed read or write: the other end closed or hung up (a target that
+ * stopped, a pseudo-terminal whose server exited, an adapter unplugged) --
+ * the machine went away -- or some other error of the port. */
+static int port_failed(am_link *l, ssize_t k)
+{
+    l->io_error = k == 0 || errno == EIO || errno == EPIPE || errno == ECONNRESET ||
+                  errno == ENODEV || errno == ENXIO ? AM_LINK_E_GONE : AM_LINK_E_IO;
+    return l->io_error;
+}
+static int io_err(const am_link *l) { return l->io_error ? l->io_error : AM_LINK_E_IO; }
+
 static speed_t baud_const(uint32_t baud)
 {
     static const struct { uint32_t baud; speed_t c; } t[] = {
@@ -159,9 +171,9 @@ static int write_all(am_link *l, const uint8_t *p, size_t n)
         if (k < 0 && errno == EAGAIN) {
             struct pollfd pf = { l->fd, POLLOUT, 0 };
             if (poll(&pf, 1, (int)l->o.timeout_ms) > 0) continue;
+            errno = EAGAIN;   /* a line that takes nothing: not gone */
         }
-        l->io_error = 1;
-        return AM_LINK_E_IO;
+        return port_failed(l, -1);
     }
     uint32_t flight = l->sent - l->credited;
     if (l->synced && flight > l->c.max_in_flight) l->c.max_in_flight = flight;
@@ -311,14 +323,11 @@ static int receive(am_link *l, int wait_ms)
 {
     struct pollfd pf = { l->fd, POLLIN, 0 };
     int r = poll(&pf, 1, wait_ms);
-    if (r < 0 && errno != EINTR) { l->io_error = 1; return AM_LINK_E_IO; }
+    if (r < 0 && errno != EINTR) return port_failed(l, -1);
     if (r <= 0) return AM_LINK_OK;
     uint8_t buf[4096];
     ssize_t k = read(l->fd, buf, sizeof buf);
-    if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN)) {
-        l->io_error = 1;       /* the other end closed */
-        return AM_LINK_E_IO;
-    }
+    if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN)) return port_failed(l, k);
     for (ssize_t i = 0; i < k; i++) {
         int res = am_link_rx_byte(&l->rx, buf[i]);
         if (res == AM_LINK_RX_FRAME) on_frame(l);
@@ -402,7 +411,7 @@ static void check_deadlines(am_link *l, uint64_t now)
 /* One round: send what may go, wait up to until (ms), take what came. */
 static int pump(am_link *l, uint64_t until)
 {
-    if (l->io_error) return AM_LINK_E_IO;
+    if (l->io_error) return l->io_error;
     uint64_t now = now_ms();
     transmit_due(l, now);
     uint64_t wake = until;
@@ -417,7 +426,7 @@ static int pump(am_link *l, uint64_t until)
     now = now_ms();
     check_deadlines(l, now);
     transmit_due(l, now);
-    return l->io_error ? AM_LINK_E_IO : r;
+    return l->io_error ? l->io_error : r;
 }
 
 /* A free slot whose seq cannot be mistaken for an unanswered older one. */
@@ -454,7 +463,7 @@ static int wait_for(am_link *l, slot *s)
     while (s->state != S_DONE)
         if (pump(l, now_ms() + 100) != AM_LINK_OK) {
             s->state = S_FREE;
-            return AM_LINK_E_IO;
+            return io_err(l);
         }
     s->state = S_FREE;
     return s->result;
@@ -471,9 +480,9 @@ static int start(am_link *l)
     if (!l->socket) take_stale(l);
     /* a lone delimiter ends whatever a previous host left half sent */
     static const uint8_t delim = 0;
-    if (write_all(l, &delim, 1) != AM_LINK_OK) return AM_LINK_E_IO;
+    if (write_all(l, &delim, 1) != AM_LINK_OK) return io_err(l);
     for (uint32_t attempt = 0; attempt <= l->o.retries; attempt++) {
-        if (send_sync(l, AM_LINK_HELLO) != AM_LINK_OK) return AM_LINK_E_IO;
+        if (send_sync(l, AM_LINK_HELLO) != AM_LINK_OK) return io_err(l);
         uint64_t until = now_ms() + l->o.timeout_ms;
         while (!l->synced && !l->turned_away && now_ms() < until) {
             int r = receive(l, (int)(until - now_ms()));
@@ -582,7 +591,7 @@ int am_link_request(am_link *l, uint32_t type, const uint8_t *payload, uint32_t 
 {
     if (n > AM_LINK_IN_MAX) return AM_LINK_E_ARG;
     slot *s = submit(l, type, payload, n, seq);
-    if (!s) return AM_LINK_E_IO;
+    if (!s) return io_err(l);
     s->reply_ms = l->o.timeout_ms;
     int r = wait_for(l, s);
     if (ans) *ans = s->ans;
@@ -612,7 +621,7 @@ int am_link_ask(am_link *l, uint32_t name, uint32_t n, const am_word *w, uint32_
     am_link_put32(p, name);
     for (uint32_t i = 0; i < n; i++) am_link_put32(p + 4 + 4 * i, w[i]);
     slot *s = submit(l, AM_LINK_ASK, p, 4 + 4 * n, 0);
-    if (!s) return AM_LINK_E_IO;
+    if (!s) return io_err(l);
     s->reply_ms = timeout_ms ? timeout_ms : l->o.timeout_ms;
     int r = wait_for(l, s);
     if (r == AM_LINK_OK) {
@@ -639,12 +648,12 @@ int am_link_send_many(am_link *l, uint32_t name, uint32_t count, uint32_t n, con
             am_link_put32(p, name);
             for (uint32_t i = 0; i < n; i++) am_link_put32(p + 4 + 4 * i, msgs[next * n + i]);
             slot *s = submit(l, AM_LINK_INJECT, p, 4 + 4 * n, 0);
-            if (!s) return AM_LINK_E_IO;
+            if (!s) return io_err(l);
             s->retry_busy = 1;
             next++;
             transmit_due(l, now_ms());
         }
-        if (pump(l, now_ms() + 100) != AM_LINK_OK) return AM_LINK_E_IO;
+        if (pump(l, now_ms() + 100) != AM_LINK_OK) return io_err(l);
         for (uint32_t i = 0; i < AM_LINK_WINDOW; i++) {
             slot *s = &l->slots[i];
             if (s->state != S_DONE) continue;
@@ -815,7 +824,7 @@ int am_link_write_raw(am_link *l, const uint8_t *p, size_t n)
         uint64_t until = now_ms() + l->o.timeout_ms;
         uint32_t before = l->credited;
         while (l->credited == before && now_ms() < until)
-            if (receive(l, (int)(until - now_ms())) != AM_LINK_OK) return AM_LINK_E_IO;
+            if (receive(l, (int)(until - now_ms())) != AM_LINK_OK) return io_err(l);
         if (l->credited == before && am_link_sync(l) != AM_LINK_OK) return AM_LINK_E_TIMEOUT;
     }
     return AM_LINK_OK;
@@ -825,11 +834,11 @@ int am_link_sync(am_link *l)
 {
     for (uint32_t attempt = 0; attempt <= l->o.retries; attempt++) {
         uint32_t n0 = l->sync_n;
-        if (send_sync(l, AM_LINK_SYNC) != AM_LINK_OK) return AM_LINK_E_IO;
+        if (send_sync(l, AM_LINK_SYNC) != AM_LINK_OK) return io_err(l);
         uint32_t k = n0 % SYNC_RING;
         uint64_t until = now_ms() + l->o.timeout_ms;
         while (l->sync_seq[k] != 0x10000u && now_ms() < until)
-            if (receive(l, (int)(until - now_ms())) != AM_LINK_OK) return AM_LINK_E_IO;
+            if (receive(l, (int)(until - now_ms())) != AM_LINK_OK) return io_err(l);
         if (l->sync_seq[k] == 0x10000u) return AM_LINK_OK;
     }
     return AM_LINK_E_TIMEOUT;

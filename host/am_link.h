@@ -29,13 +29,15 @@ extern "C" {
  * AM_LINK_E_UNSUPPORTED, am_link_wire.h). */
 enum am_link_host_error {
     AM_LINK_E_NO_DEVICE = 32,  /* no such port or socket */
-    AM_LINK_E_IO,              /* the port could not be opened, read or written */
+    AM_LINK_E_IO,              /* the port could not be opened, read or written (an error
+                                * other than AM_LINK_E_GONE) */
     AM_LINK_E_TIMEOUT,         /* no answer from the machine, retries included */
     AM_LINK_E_NO_REPLY,        /* the ask was taken; no reply came in time */
     AM_LINK_E_PROTOCOL,        /* an answer that does not fit the request */
     AM_LINK_E_ARG,             /* a bad argument: too many words, name out of range */
     AM_LINK_E_FILE,            /* an image file that cannot be read */
     AM_LINK_E_IN_USE,          /* another client has the port (or the target's socket) */
+    AM_LINK_E_GONE,            /* the port was closed or hung up: the machine went away */
     AM_LINK_E_HOST_COUNT_
 };
 const char *am_link_strerror(int code);

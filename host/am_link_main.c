@@ -158,6 +158,10 @@ static int failed(am_link *l, int r, const char *what, uint32_t name, uint32_t p
         fprintf(stderr, "am-link: %s is in use by another client, such as an am-link monitor "
                         "(one client at a time per port): stop it first\n", g_port);
         break;
+    case AM_LINK_E_GONE:
+        fprintf(stderr, "am-link: the machine went away: %s was closed or hung up (the target "
+                        "stopped, or the adapter was unplugged)\n", g_port);
+        break;
     case AM_LINK_E_IO:
         fprintf(stderr, "am-link: %s: %s%s%s\n", g_port, am_link_strerror(r), errno ? ": " : "",
                 errno ? strerror(errno) : "");

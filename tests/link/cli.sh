@@ -129,6 +129,18 @@ $RUN --link "$D" link-echo > "$W/am-run-dead2.log" 2>&1 & pids+=($!)
 expect "a dead server's path is taken over" 0 "^8$" $LINK --port "$D" ask 0 8
 expect "... and served until shutdown" 0 "^the target stops$" $LINK --port "$D" shutdown
 
+# the target goes away under a client: it says so
+G=$W/gone
+$RUN --link "$G" link-echo > "$W/am-run-gone.log" 2>&1 & pids+=($!); GPID=$!
+for i in $(seq 100); do [ -e "$G" ] && break; sleep 0.05; done
+T $LINK --port "$G" monitor 10 > "$W/gone.out" 2>&1 & MON=$!
+held_by_a_client "$G"
+kill -TERM $GPID
+wait $MON; rc=$?
+if [ $rc -eq 1 ] && grep -qx "am-link: the machine went away: $G was closed or hung up (the target stopped, or the adapter was unplugged)" "$W/gone.out"
+then ok "a target that goes away: am-link says so"
+else bad "a target that goes away: am-link says so" "exit $rc: $(head -c 300 "$W/gone.out")"; fi
+
 # garbage back: a wrong baud rate
 python3 tests/link/noisy_target.py "$W/noisy" 10 & pids+=($!)
 expect "corrupted frames seen" 1 \
