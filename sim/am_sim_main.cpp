@@ -8,8 +8,8 @@
 //   am-sim --link PATH [options] PROGRAM   the host link on a pseudo-terminal
 //
 // Exit status: 0 all transactions matched and the run ended cleanly, 1 a
-// divergence (report on stderr), 2 a usage error, 3 the cycle budget ran out
-// or the firmware halted abnormally.
+// divergence (report on stderr), 2 a usage error, 3 the cycle budget ran out,
+// the firmware halted abnormally, or an image lockstep cannot follow ran.
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -92,8 +92,10 @@ void usage(FILE *f)
         "                     bits clocked at --link-div cycles each; the machine waits\n"
         "                     for the host when idle and runs until am-link shutdown,\n"
         "                     SIGINT or SIGTERM; lockstep goes on (injections, programs\n"
-        "                     loaded over the link); PATH.lock beside it keeps a second\n"
-        "                     server off PATH while this one runs\n"
+        "                     loaded over the link; an image of a program set this\n"
+        "                     simulator was not linked with is refused, as am-run\n"
+        "                     refuses it); PATH.lock beside it keeps a second server off\n"
+        "                     PATH while this one runs\n"
         "  --loader FILE      with --link: boot a loader's image FILE instead of a\n"
         "                     program -- the resident loader (build/loader/rv32im/\n"
         "                     loader.hex, the iCEBreaker's) or the in-place loader\n"
@@ -108,8 +110,9 @@ void usage(FILE *f)
         "  --behaviors        print the program's behavior table (id, name) and exit\n"
         "exit status: 0 every transaction matched and the run ended cleanly, 1 a lockstep\n"
         "divergence (report on stderr), 2 a usage error (option, program name, file,\n"
-        "image), 3 stopped: the --max-cycles budget ran out or the firmware halted\n"
-        "abnormally\n");
+        "image), 3 stopped: the --max-cycles budget ran out, the firmware halted\n"
+        "abnormally, or an image loaded over the link whose behaviors this simulator\n"
+        "lacks ran (no divergence)\n");
 }
 
 // The numeric options: where each goes and its range.
@@ -255,6 +258,145 @@ struct LinkPort {
     // before anything the trace port shows): bytes go on the line from then
     bool ready = false;
 
+    // Images lockstep cannot follow (docs/link.md, "Loading"). The firmware
+    // takes an image of any behavior table -- it brings its behaviors --
+    // while the reference runtime needs the image's program set, which
+    // this simulator may not have been linked with. Such an image is
+    // refused as am-run refuses it, and the running program goes on: its
+    // header chunk goes on the line with one bit flipped (byte 43, inside
+    // the image's CRC, read by nothing before START), so the firmware's own
+    // check refuses the image at START -- CRC mismatch, counted in
+    // E_BAD_IMAGE -- and that answer's reason is made the true one on its
+    // way to the host (only for an image that is otherwise good: one with a
+    // real fault keeps its own reason, as on am-run, which checks the CRC
+    // first). For that the host's frames go on the line whole, each once
+    // its delimiter has come (a host writes a frame at once).
+    static constexpr uint32_t FLIP_BYTE = 43;
+    static constexpr uint32_t IMAGE_MAX = 1u << 17;   // past any RAM: the machine refuses it anyway
+    std::vector<uint8_t> hframe;    // the host's frame in progress
+    bool hlong = false;             // ... longer than any frame to the machine: passed on as it comes
+    std::vector<uint8_t> image;     // the image being loaded, from its LOAD chunks in order
+    uint32_t foreign = 0;           // AM_LINK_IMAGE_TABLE / _SOURCES: its set is not ours
+    bool flipped = false;           // its header chunk went to the machine with the bit flipped
+    bool await_start = false;       // START of that image sent: its answer is to be mended
+    uint32_t start_seq = 0, start_size = 0;
+    std::vector<uint8_t> mframe;    // the machine's frame in progress, while await_start
+    uint64_t refused = 0;           // images refused so far
+
+    static bool decode(const std::vector<uint8_t> &raw, am_link_rx *rx) {
+        int r = AM_LINK_RX_MORE;
+        for (uint8_t b : raw) r = am_link_rx_byte(rx, b);
+        return r == AM_LINK_RX_FRAME;
+    }
+    static void put_vec(void *user, const uint8_t *p, uint32_t n) {
+        auto *v = static_cast<std::vector<uint8_t> *>(user);
+        v->insert(v->end(), p, p + n);
+    }
+    // the set an image header names: 0 when this simulator has it
+    static uint32_t problem_of(const uint8_t *hdr) {
+        uint32_t nbeh = am_link_get32(hdr + 4 * HDR_NBEH), hash = am_link_get32(hdr + 4 * HDR_HASH);
+        bool table = false;
+        for (const am_progset *const *ps = am_progsets; *ps; ps++)
+            if ((*ps)->nbehaviors == nbeh &&
+                am_behavior_table_hash((*ps)->behaviors, (*ps)->nbehaviors) == hash) {
+                if ((*ps)->src_hash == am_link_get32(hdr + 4 * HDR_SRC_HASH)) return 0;
+                table = true;
+            }
+        return table ? AM_LINK_IMAGE_SOURCES : AM_LINK_IMAGE_TABLE;
+    }
+    // a whole frame from the host, on its way to the line
+    void host_frame() {
+        uint8_t buf[AM_LINK_HDR + AM_LINK_IN_MAX + AM_LINK_CRC];
+        am_link_rx rx;
+        am_link_rx_init(&rx, buf, sizeof buf);
+        if (decode(hframe, &rx)) {
+            uint32_t type = am_link_rx_type(&rx), len = am_link_rx_len(&rx);
+            const uint8_t *p = am_link_rx_payload(&rx);
+            if (type == AM_LINK_HELLO) {          // a new session: a load starts again
+                image.clear();
+                foreign = 0;
+                flipped = await_start = false;
+            } else if (type == AM_LINK_LOAD && len >= 4) {
+                uint32_t off = am_link_get32(p), k = len - 4;
+                if (off == 0) {
+                    image.clear();
+                    foreign = 0;
+                    flipped = false;
+                }
+                if (off == image.size() && off + k <= IMAGE_MAX) image.insert(image.end(), p + 4, p + 4 + k);
+                if (off <= FLIP_BYTE && FLIP_BYTE < off + k && image.size() > FLIP_BYTE &&
+                    am_link_get32(image.data() + 4 * HDR_MAGIC) == AM_IMAGE_MAGIC)
+                    foreign = problem_of(image.data());
+                if (foreign && off <= FLIP_BYTE && FLIP_BYTE < off + k) {
+                    uint8_t f[AM_LINK_HDR + AM_LINK_IN_MAX + AM_LINK_CRC];
+                    std::memcpy(f + AM_LINK_HDR, p, len);
+                    f[AM_LINK_HDR + 4 + FLIP_BYTE - off] ^= 0x80;
+                    hframe.clear();
+                    am_link_emit(f, type, am_link_rx_seq(&rx), len, put_vec, &hframe);
+                    flipped = true;
+                }
+            } else if (type == AM_LINK_START && len == 4 && flipped) {
+                await_start = true;
+                start_seq = am_link_rx_seq(&rx);
+                start_size = am_link_get32(p);
+            }
+        }
+        rxq.insert(rxq.end(), hframe.begin(), hframe.end());
+        hframe.clear();
+    }
+    void from_host(const uint8_t *b, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+            if (hlong) {
+                rxq.push_back(b[i]);
+                hlong = b[i] != 0;
+                continue;
+            }
+            hframe.push_back(b[i]);
+            if (b[i] == 0) {
+                host_frame();
+            } else if (hframe.size() >= AM_LINK_WIRE_MAX(AM_LINK_IN_MAX)) {
+                rxq.insert(rxq.end(), hframe.begin(), hframe.end());   // the machine drops it whole
+                hframe.clear();
+                hlong = true;
+            }
+        }
+    }
+    // a whole frame from the machine while the flipped image's START waits
+    // for its answer
+    void machine_frame() {
+        uint8_t buf[AM_LINK_HDR + AM_LINK_OUT_MAX + AM_LINK_CRC];
+        am_link_rx rx;
+        am_link_rx_init(&rx, buf, sizeof buf);
+        if (decode(mframe, &rx) && am_link_rx_seq(&rx) == start_seq &&
+            !(am_link_rx_type(&rx) & AM_LINK_FROM_BEHAVIOR)) {
+            const uint8_t *p = am_link_rx_payload(&rx);
+            am_image_info info;
+            uint32_t problem = 0;
+            if (am_link_rx_type(&rx) == AM_LINK_ERROR && am_link_rx_len(&rx) == 12 &&
+                am_link_get32(p + 4) == AM_LINK_E_BAD_IMAGE && am_link_get32(p + 8) == AM_LINK_IMAGE_CRC &&
+                start_size <= image.size() &&
+                am_image_check(image.data(), start_size, start_size, &info, &problem) == AM_LINK_OK) {
+                uint8_t f[AM_LINK_HDR + 12 + AM_LINK_CRC];
+                std::memcpy(f + AM_LINK_HDR, p, 12);
+                am_link_put32(f + AM_LINK_HDR + 8, foreign);
+                mframe.clear();
+                am_link_emit(f, AM_LINK_ERROR, start_seq, 12, put_vec, &mframe);
+                refused++;
+                std::fprintf(stderr, "am-sim: refused a %u-byte image loaded over the link: %s "
+                             "(%u behaviors, hash %08x, sources %08x), and lockstep needs the image's "
+                             "host-side behaviors; the running program goes on\n",
+                             (unsigned)start_size,
+                             foreign == AM_LINK_IMAGE_TABLE
+                                 ? "its behavior table is not one this simulator was linked with"
+                                 : "it was built from other sources than this simulator's copy of its behaviors",
+                             (unsigned)info.nbehaviors, (unsigned)info.table_hash, (unsigned)info.src_hash);
+            }
+            await_start = false;
+        }
+        txbuf.insert(txbuf.end(), mframe.begin(), mframe.end());
+        mframe.clear();
+    }
+
     // the receive line's level this cycle
     int line(uint64_t cycle) {
         if (bit == 0) {
@@ -277,7 +419,16 @@ struct LinkPort {
     // a byte the UART sent: a REPLY frame's delimiter ends a round trip
     // (its 10 bits still to go on the line)
     void tx(uint8_t b, uint64_t cycle) {
-        txbuf.push_back((char)b);
+        if (!await_start) {
+            txbuf.push_back((char)b);
+        } else {
+            mframe.push_back(b);
+            if (b == 0) machine_frame();
+            else if (mframe.size() >= AM_LINK_WIRE_MAX(AM_LINK_OUT_MAX)) {   // no frame: as it is
+                txbuf.insert(txbuf.end(), mframe.begin(), mframe.end());
+                mframe.clear();
+            }
+        }
         quiet = 0;
         if (tx_pos == 1) tx_type = b;          // after COBS' first code byte: the type
         tx_pos = b == 0 ? 0 : tx_pos + 1;
@@ -303,7 +454,7 @@ struct LinkPort {
             if (poll(&pf, 1, idle ? 2 : 0) > 0 && (pf.revents & POLLIN)) {
                 uint8_t b[4096];
                 ssize_t n = read(io.fd, b, sizeof b);
-                if (n > 0) rxq.insert(rxq.end(), b, b + n);
+                if (n > 0) from_host(b, (size_t)n);
                 else if (n < 0 && errno != EAGAIN && errno != EINTR) return false;
             }
         }
@@ -463,23 +614,6 @@ int main(int argc, char **argv)
     if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
     cosim_test_forget(cs, forget);
 
-    LinkPort link;
-    if (link_path) {
-        char err[256];
-        if (am_link_io_open(&link.io, link_path, 0, err, sizeof err) != 0) {
-            std::fprintf(stderr, "am-sim: --link: %s\n", err);
-            return 2;
-        }
-        link.on = true;
-        link.div = (uint32_t)link_div;
-        cosim_set_link(cs);
-        if (!max_set) max_cycles = UINT64_MAX;
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
-        signal(SIGPIPE, SIG_IGN);
-        std::fprintf(stderr, "am-sim: %s: the host link on %s (%u cycles per bit); am-link --port %s\n",
-                     loader_path ? "the loader" : name, link_path, (unsigned)link.div, link_path);
-    }
     std::string prog_name = name;
 
     Verilated::commandArgs(argc, argv);
@@ -504,6 +638,24 @@ int main(int argc, char **argv)
     bool in_loader = loader_path != nullptr;
     // what the in-place loader loads runs without the link: plain console
     bool loads_plain = in_loader && image[HDR_BOOT] == LOADER_INPLACE;
+    // the link once everything it needs is there (a missing image leaves no link behind)
+    LinkPort link;
+    if (link_path) {
+        char err[256];
+        if (am_link_io_open(&link.io, link_path, 0, err, sizeof err) != 0) {
+            std::fprintf(stderr, "am-sim: --link: %s\n", err);
+            return 2;
+        }
+        link.on = true;
+        link.div = (uint32_t)link_div;
+        cosim_set_link(cs);
+        if (!max_set) max_cycles = UINT64_MAX;
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        signal(SIGPIPE, SIG_IGN);
+        std::fprintf(stderr, "am-sim: %s: the host link on %s (%u cycles per bit); am-link --port %s\n",
+                     loader_path ? "the loader" : name, link_path, (unsigned)link.div, link_path);
+    }
     if (in_loader)
         std::fprintf(stderr, "am-sim: the %s loader %s runs: no program until am-link load\n",
                      loads_plain ? "in-place" : "resident", loader_path);
@@ -526,6 +678,7 @@ int main(int argc, char **argv)
     Phases ph;
     uint64_t t_end = 0, t_entry = 0, t_stage = 0, t_cwr = 0;
     bool dp_waiting = false, link_failed = false;
+    bool unfollowable = false;   // an image of a set we lack runs: lockstep stopped there
     uint64_t cycle = 0, restarts = 0;   // restarts: the SoC restarted the core (a trap)
     uint64_t loads = 0;
     auto t0 = std::chrono::steady_clock::now();
@@ -563,11 +716,13 @@ int main(int argc, char **argv)
             for (int i = 0; i < HDR_WORDS; i++) w[i] = mem.m_storage[i];
             const am_progset *ns = set_of_header(w);
             if (!ns) {
+                // (the link refuses such an image before it runs: LinkPort;
+                // one that got by stops the run, which is no divergence)
                 std::fprintf(stderr, "am-sim: an image loaded over the link has a behavior table "
                              "(%u behaviors, hash %08x, sources %08x) this simulator was not linked "
-                             "with: lockstep cannot go on\n", (unsigned)w[HDR_NBEH],
+                             "with: lockstep cannot go on; stopped\n", (unsigned)w[HDR_NBEH],
                              (unsigned)w[HDR_HASH], (unsigned)w[HDR_SRC_HASH]);
-                diverged = true;
+                unfollowable = true;
                 break;
             }
             cosim_free(cs);
@@ -732,6 +887,8 @@ int main(int argc, char **argv)
     bool stopped = link.on && (g_stop || (top->halt_o && top->halt_code_o == 3));
     if (diverged) {
         rc = 1;
+    } else if (unfollowable) {
+        rc = 3;
     } else if (link_failed) {
         std::fprintf(stderr, "am-sim: --link %s: the pseudo-terminal failed\n", link_path);
         rc = 3;
@@ -796,7 +953,14 @@ int main(int argc, char **argv)
                     "checked, %s\n", prog_name.c_str(), (unsigned long long)link.rx_bytes,
                     (unsigned long long)link.tx_bytes, (unsigned long long)fb,
                     (unsigned long long)fs, (unsigned long long)loads,
-                    (unsigned long long)cosim_checked(cs), rc == 1 ? "DIVERGED" : "0 divergences");
+                    (unsigned long long)cosim_checked(cs),
+                    rc == 1 ? "DIVERGED"
+                    : unfollowable ? "0 divergences, then stopped: a loaded image's behaviors are not this simulator's"
+                    : "0 divergences");
+        if (link.refused)
+            std::printf("[%s] link: %llu images refused: their program sets are not this simulator's "
+                        "(docs/link.md, \"Loading\")\n", prog_name.c_str(),
+                        (unsigned long long)link.refused);
         if (link.inj_n > 1)
             std::printf("[%s] link: %llu messages injected in %llu cycles (the first to the last): "
                         "%.0f cycles a message\n", prog_name.c_str(), (unsigned long long)link.inj_n,

@@ -14,7 +14,7 @@
 
 LINK_TEST_DEPS := $(BUILD)/tests/link/test_link $(BUILD)/host/am-run $(BUILD)/host/am-link \
                   $(BUILD)/programs/tests/link/prog/fw/fw.hex $(BUILD)/programs/demos/fw/fw.hex \
-                  $(SIM_DIR)/am-sim $(BUILD)/loader/rv32im/loader.hex \
+                  $(SIM_DIR)/am-sim $(BUILD)/programs/tests/link/prog/am-sim $(BUILD)/loader/rv32im/loader.hex \
                   $(BUILD)/programs/tests/link/prog/fw-rv32i/fw.hex $(BUILD)/tests/link/test_inplace \
                   $(BUILD)/inplace/rv32im/inplace.hex
 

@@ -5,8 +5,9 @@
 # simulated machine" as it stands; `load` of the demos, whose console --
 # printed by load until the program is idle, and by the next client for
 # what came later -- must be am-run's, whole; one client at a time (an ask
-# while a monitor has the port fails at once, and is not carried out); then
-# the run's lockstep. Every command is bounded by a timeout. Prints
+# while a monitor has the port fails at once, and is not carried out); the
+# run's lockstep; then an image a folder's simulator cannot follow (another
+# folder's), refused as am-run refuses it, the session going on. Every command is bounded by a timeout. Prints
 # "link-session: N passed, N failed".
 . tests/link/suite.sh session 60
 SIM=$B/sim/am-sim
@@ -61,5 +62,28 @@ for i in $(seq 100); do kill -0 "$SIMPID" 2>/dev/null || break; sleep 0.1; done
 if wait "$SIMPID"; then ok "the simulator exited 0"; else bad "the simulator exited 0" "$(tail -5 "$W/target.log")"; fi
 if grep -q "1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$" "$W/target.log"; then
   ok "in lockstep, 0 divergences"; else bad "in lockstep, 0 divergences" "$(tail -5 "$W/target.log")"; fi
+
+# ---- an image this simulator cannot follow: refused, the session goes on ------------
+# (a folder's own simulator, linked with tests/link/prog's behaviors alone,
+# sent the demos' image: the firmware would take it, lockstep could not)
+FSIM=$B/programs/tests/link/prog/am-sim
+F=$W/folder-port
+timeout 600 "$FSIM" --link "$F" --link-div 8 link-echo > "$W/folder.log" 2>&1 & FPID=$!; pids+=($FPID)
+expect "a folder's simulator answers" 0 "^1 2$" $LINK --port "$F" ask 0 1 2
+expect "another folder's image is refused, as am-run refuses it" 1 \
+  "^am-link: bad image $B/programs/demos/fw/fw.hex: its behavior table is not one this machine has; the running program goes on$" \
+  $LINK --port "$F" load "$B/programs/demos/fw/fw.hex"
+expect "... the running program goes on" 0 "^3 4$" $LINK --port "$F" ask 0 3 4
+out=$(T $LINK --port "$F" stats 2>&1)
+if grep -qE "^E_BAD_IMAGE +1$" <<< "$out" && grep -qE "^LOADED +0$" <<< "$out"; then
+  ok "... the refusal counted as a bad image by the firmware, nothing loaded"
+else bad "... the refusal counted as a bad image by the firmware, nothing loaded" "$out"; fi
+expect "shutdown" 0 "^the target stops$" $LINK --port "$F" shutdown
+for i in $(seq 100); do kill -0 "$FPID" 2>/dev/null || break; sleep 0.1; done
+if wait "$FPID"; then ok "the folder's simulator exited 0"; else bad "the folder's simulator exited 0" "$(tail -5 "$W/folder.log")"; fi
+if grep -q "^am-sim: refused a [0-9]*-byte image loaded over the link: its behavior table is not one this simulator was linked with" "$W/folder.log" &&
+   grep -q "0 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$" "$W/folder.log"; then
+  ok "it said why it refused the image, and stayed in lockstep"
+else bad "it said why it refused the image, and stayed in lockstep" "$(tail -8 "$W/folder.log")"; fi
 
 verdict
