@@ -46,7 +46,7 @@ help:
 	@echo "  make host        build the reference runtime, build/host/am-run (the project's programs) and"
 	@echo "                   build/host/am-link (the host link's client, docs/link.md)"
 	@echo "  make host-test   runtime and actor-library tests only"
-	@echo "  make sim         build the SoC simulator build/sim/am-sim (am-sim --help) and the firmware"
+	@echo "  make sim         build the SoC simulator build/sim/am-sim (am-sim --help), the firmware and the loaders (--loader)"
 	@echo "  make sim-test    every program in lockstep + the checker's self-test"
 	@echo "  make firmware    the firmware images of the project's program folders (build/programs/*/fw/fw.hex)"
 	@echo "  make program-test  program folders as a user makes them: make run / sim-run, images, bad folders"

@@ -120,8 +120,13 @@ $(SIM_DIR)/am-sim: $(BUILD)/host/progsets.c $(PROJECT_HOST_LIBS) $(SIM_MODEL) $(
     $(BUILD)/host/libam.a
 	$(call am_sim_link,$@,$(BUILD)/host/progsets.c,$(PROJECT_HOST_LIBS))
 
+# and the loaders am-sim --link --loader boots (docs/firmware.md): the
+# resident one (the iCEBreaker's) and the in-place one (the HX8K's), for the
+# simulator's core
+SIM_LOADERS := $(BUILD)/loader/rv32im/loader.hex $(BUILD)/inplace/rv32im/inplace.hex
+
 .PHONY: sim
-sim: deps $(SIM_DIR)/am-sim $(PROJECT_IMAGES)
+sim: deps $(SIM_DIR)/am-sim $(PROJECT_IMAGES) $(SIM_LOADERS)
 
 # ---- a folder of the user's: make run / sim-run PROGRAM=DIR NAME=NAME ----------
 ifneq ($(strip $(PROGRAM)),)

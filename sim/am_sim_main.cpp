@@ -148,13 +148,15 @@ enum { HDR_MAGIC = 1, HDR_BYTES, HDR_CRC, HDR_HASH, HDR_NBEH, HDR_BOOT, HDR_STAC
 // a loader's kind, in its header's boot word (scripts/am_program.py loader)
 enum { LOADER_RESIDENT = 0, LOADER_INPLACE = 1 };
 
-bool load_image(const char *path, const am_progset *set, uint32_t ram_words,
+// hint: what builds the file, for a message when it is missing ("" for a
+// file of the user's)
+bool load_image(const char *path, const am_progset *set, uint32_t ram_words, const char *hint,
                 std::vector<uint32_t> *out)
 {
     FILE *f = std::fopen(path, "r");
     if (!f) {
-        std::fprintf(stderr, "am-sim: cannot read the firmware image %s: %s (make sim builds it)\n",
-                     path, std::strerror(errno));
+        std::fprintf(stderr, "am-sim: cannot read the firmware image %s: %s%s\n", path,
+                     std::strerror(errno), hint);
         return false;
     }
     char line[64];
@@ -631,8 +633,15 @@ int main(int argc, char **argv)
     auto &ram = top->rootp->am_soc__DOT__ram__DOT__mem_q;
     const uint32_t ram_words = sizeof ram.m_storage / sizeof ram.m_storage[0];
     std::vector<uint32_t> image;
+    // the loaders and the project's images: make sim builds them; a folder
+    // of one's own: its sim-run
+    const char *hint = loader_path ? " (make sim builds the loaders: build/loader/rv32im/loader.hex, "
+                                     "build/inplace/rv32im/inplace.hex)"
+                     : image_path ? ""
+                     : " (make sim builds the project's programs' images; a folder of your own: "
+                       "make sim-run PROGRAM=DIR NAME=NAME)";
     if (!load_image(loader_path ? loader_path : image_path ? image_path : set->image,
-                    loader_path ? nullptr : set, ram_words, &image))
+                    loader_path ? nullptr : set, ram_words, hint, &image))
         return 2;
     // the loader's time: no program, nothing to compare, until an image loaded over the link runs
     bool in_loader = loader_path != nullptr;

@@ -7,7 +7,8 @@
 # what came later -- must be am-run's, whole; one client at a time (an ask
 # while a monitor has the port fails at once, and is not carried out); the
 # run's lockstep; then an image a folder's simulator cannot follow (another
-# folder's), refused as am-run refuses it, the session going on. Every command is bounded by a timeout. Prints
+# folder's), refused as am-run refuses it, the session going on; and the
+# loaders the docs boot, which make sim must build. Every command is bounded by a timeout. Prints
 # "link-session: N passed, N failed".
 . tests/link/suite.sh session 60
 SIM=$B/sim/am-sim
@@ -62,6 +63,21 @@ for i in $(seq 100); do kill -0 "$SIMPID" 2>/dev/null || break; sleep 0.1; done
 if wait "$SIMPID"; then ok "the simulator exited 0"; else bad "the simulator exited 0" "$(tail -5 "$W/target.log")"; fi
 if grep -q "1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$" "$W/target.log"; then
   ok "in lockstep, 0 divergences"; else bad "in lockstep, 0 divergences" "$(tail -5 "$W/target.log")"; fi
+
+# ---- the loaders the docs boot: make sim builds them, as am-sim's hint says ---------
+# (make's database: what `sim` depends on, nothing run)
+want=$( { cat docs/firmware.md docs/link.md; "$SIM" --help; } | tr -s ' \n' '  ' |
+  grep -oE -- '--loader build/[^ `)]*\.hex' | sed 's/^--loader //' | sort -u)
+have=$(make --no-print-directory -pq sim BUILD=build 2>/dev/null | grep -m1 '^sim:')
+missing=""
+for f in $want; do grep -q " $f\( \|$\)" <<< "$have" || missing+=" $f"; done
+if [ -n "$want" ] && [ -z "$missing" ]; then ok "make sim builds every loader the docs boot ($(echo $want))"
+else bad "make sim builds every loader the docs boot" "not among sim's prerequisites:${missing:- (no --loader found in the docs)}"; fi
+expect "a missing loader: am-sim says what builds it" 2 \
+  "^am-sim: cannot read the firmware image $W/none.hex: No such file or directory \(make sim builds the loaders: build/loader/rv32im/loader.hex, build/inplace/rv32im/inplace.hex\)$" \
+  "$SIM" --link "$W/none-port" --loader "$W/none.hex"
+if [ ! -e "$W/none-port" ] && [ ! -e "$W/none-port.lock" ]; then ok "... and leaves no link behind"
+else bad "... and leaves no link behind" "$(ls "$W")"; fi
 
 # ---- an image this simulator cannot follow: refused, the session goes on ------------
 # (a folder's own simulator, linked with tests/link/prog's behaviors alone,
