@@ -147,7 +147,14 @@ endif
 # loader; make ice40 BOARD=hx8k LINK=1, which boots the in-place loader: it
 # takes the one-program image the HX8K's bitstream would hold, built in
 # $(BUILD)/load/hx8k, no larger than the RAM the loader leaves).
-LOAD_PORT ?= $(or $(AM_LINK_PORT),/dev/ttyUSB0)
+# LOAD_PORT: the board's UART (docs/fpga.md, docs/link.md) unless
+# $AM_LINK_PORT says otherwise. The ULX3S's FT231X has one channel, the
+# first port; the iCEBreaker's and the HX8K breakout's FT2232H give channel
+# A to the flash's SPI and B, the second port, to the UART.
+LOAD_PORT_ulx3s      = /dev/ttyUSB0
+LOAD_PORT_icebreaker = /dev/ttyUSB1
+LOAD_PORT_hx8k       = /dev/ttyUSB1
+LOAD_PORT ?= $(or $(AM_LINK_PORT),$(LOAD_PORT_$(BOARD)))
 LOAD_FW    = $(PROGRAM_BUILD)/$(if $(filter icebreaker,$(BOARD)),fw-rv32i,fw)
 LOAD_HX8K  = $(BUILD)/load/hx8k
 LOAD_INPLACE = $(BUILD)/inplace/$(call fpga_arch,hx8k)

@@ -175,4 +175,17 @@ expect "unknown option" 2 "^am-link: unknown option '--bogus'" $LINK --bogus 1 s
 expect "am-run --link with a path that is a file" 2 "is not a link or a socket: not replaced" \
   $RUN --link "$W/session-am-run.log" link-echo
 
+# make load's default port, per board: the board's UART, as docs/link.md
+# shows it for each (make's own value, nothing run)
+shown=$(grep -oE 'make load BOARD=[a-z0-9]+ .*\[LOAD_PORT=[^]]+\]' docs/link.md |
+  sed -E 's/^make load BOARD=([a-z0-9]+) .*\[LOAD_PORT=([^]]+)\]$/\1 \2/' | sort -u)
+wrong=""
+while read -r board port; do
+  got=$(env -u AM_LINK_PORT make --no-print-directory -s --eval 'print-load-port: ; @echo $(LOAD_PORT)' \
+    print-load-port BOARD="$board" 2>&1)
+  [ "$got" = "$port" ] || wrong+=" $board: make says '$got', the docs $port;"
+done <<< "$shown"
+if [ "$(grep -c . <<< "$shown")" -eq 3 ] && [ -z "$wrong" ]; then ok "make load's default port is each board's UART, as the docs show ($(echo $shown))"
+else bad "make load's default port is each board's UART, as the docs show" "${wrong:-the docs show $(grep -c . <<< "$shown") boards: $shown}"; fi
+
 verdict
