@@ -130,7 +130,10 @@ sim: deps $(SIM_DIR)/am-sim $(PROJECT_IMAGES) $(SIM_LOADERS)
 
 # ---- a folder of the user's: make run / sim-run PROGRAM=DIR NAME=NAME ----------
 ifneq ($(strip $(PROGRAM)),)
-PROGRAM_DIR := $(patsubst %/,%,$(PROGRAM))
+# ~/DIR reaches make unexpanded when the shell leaves it (quoted, or sh's
+# PROGRAM=~/DIR after other words): make's own wildcard would expand it, the
+# compiler's -I would not, so it is expanded here once for all of them.
+PROGRAM_DIR := $(patsubst %/,%,$(patsubst ~/%,$(HOME)/%,$(PROGRAM)))
 PROGRAM_KEY := $(shell $(AM_PROGRAM_PY) key '$(PROGRAM_DIR)')
 ifeq ($(filter $(PROGRAM_KEY),$(PROJECT_PROGRAMS)),)
 $(eval $(call am_program_rules,$(PROGRAM_DIR),$(PROGRAM_KEY),1))
@@ -190,7 +193,8 @@ program-dir-check:
 	@test -n "$(strip $(PROGRAM))" || { echo "make: PROGRAM=DIR is needed (a program folder: docs/programs.md)"; exit 2; }
 	@test -z "$(findstring $(space),$(abspath $(PROGRAM)))" || { echo "make: PROGRAM=$(PROGRAM): a path with spaces is not supported"; exit 2; }
 program-check: program-dir-check
-	@test -n "$(strip $(NAME))" || { echo "make: NAME=NAME is needed (one program of $(PROGRAM)/programs.def)"; exit 2; }
+	@test -n "$(strip $(NAME))" || { echo "make: NAME=NAME is needed, one program of $(PROGRAM_DIR)/programs.def:"; \
+	  sed -n 's/^ *AM_DEMO( *"\([^"]*\)".*/  \1/p' '$(PROGRAM_DIR)/programs.def' 2>/dev/null; exit 2; }
 
 space := $(subst ,, )
 

@@ -3,7 +3,8 @@
 #
 #   apt_missing PKG...        print the packages that are not installed
 #   apt_install TAG PKG...    install them with apt-get, through sudo when not
-#                             root; a clear message and exit 1 when neither works
+#                             root, waiting while another apt holds the lock; a
+#                             clear message and exit 1 when neither works
 
 apt_missing() {
   local p
@@ -26,6 +27,28 @@ apt_install() {
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
-  "${sudo[@]}" apt-get update -qq
-  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@"
+  apt_waiting "$tag" "${sudo[@]}" apt-get update -qq
+  apt_waiting "$tag" "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@"
+}
+
+# apt_waiting TAG CMD...: run an apt-get command; while another apt-get or
+# dpkg holds the package lock (an unattended upgrade, a second make), wait
+# for it -- up to 10 minutes, with one line saying so -- instead of failing.
+apt_waiting() {
+  local tag=$1 out i; shift
+  for i in $(seq 120); do
+    if out=$("$@" 2>&1); then
+      [ -z "$out" ] || printf '%s\n' "$out"
+      return 0
+    fi
+    if ! grep -qE "Could not get lock|Unable to lock|Unable to acquire the dpkg frontend lock" <<< "$out"; then
+      printf '%s\n' "$out" >&2
+      return 1
+    fi
+    [ "$i" -eq 1 ] && echo "$tag: another apt-get or dpkg holds the package lock; waiting for it (up to 10 minutes)" >&2
+    sleep 5
+  done
+  printf '%s\n' "$out" >&2
+  echo "$tag: the package lock was still held after 10 minutes" >&2
+  return 1
 }

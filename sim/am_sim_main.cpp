@@ -907,7 +907,7 @@ int main(int argc, char **argv)
         // the host's SHUTDOWN (or a signal): events may still be queued
         if (cosim_finish_stopped(cs) != 0) rc = 1;
     } else if (!top->halt_o) {
-        std::fprintf(stderr, "am-sim: %s: no halt after %llu cycles\n", name,
+        std::fprintf(stderr, "am-sim: %s: no halt after %llu cycles (--max-cycles N gives it more)\n", name,
                      (unsigned long long)cycle);
         rc = 3;
     } else if (top->halt_ok_o != (top->halt_code_o == 0)) {   // what the boards' LEDs show

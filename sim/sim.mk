@@ -15,7 +15,11 @@ SIM_UART_DIV ?= 4
 # builds the iCEBreaker's, -GENABLE_MUL=0 ...)
 SIM_GPARAMS ?=
 SIM_MODEL := $(SIM_DIR)/obj/model.stamp
-SIM_MODEL_CFG := $(call am_stamp,$(SIM_DIR)/obj/flags,$(SIM_UART_DIV) | $(SIM_GPARAMS) | $(PICORV32_DIR))
+# The model's flags stamp names PicoRV32 by its pin, which is known when make
+# starts; its path is not until deps has made .venv (a first run would stamp
+# an empty path and the second rebuild the model).
+PICORV32_PIN := $(shell grep -i '^pythondata-cpu-picorv32' scripts/requirements.txt)
+SIM_MODEL_CFG := $(call am_stamp,$(SIM_DIR)/obj/flags,$(SIM_UART_DIV) | $(SIM_GPARAMS) | $(PICORV32_PIN))
 SIM_MODEL_OBJS := $(addprefix $(SIM_DIR)/obj/,am_sim_main.o verilated.o verilated_fst_c.o \
                   verilated_threads.o Vam_soc__ALL.a)
 

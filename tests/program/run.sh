@@ -70,6 +70,17 @@ if [ $rc -eq 0 ] && [ "$(grep -c '^hello: got ' <<< "$out")" -eq 3 ] && grep -q 
   ok "make run PROGRAM=<outside> NAME=hello: 3 answers and the summary"
 else bad "make run PROGRAM=<outside>" "exit $rc: $(tail -3 <<< "$out")"; fi
 
+out=$(mk run PROGRAM="$hello" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q 'NAME=NAME is needed, one program of' <<< "$out" && grep -qx '  hello' <<< "$out"; then
+  ok "make run without NAME lists the folder's programs"
+else bad "make run without NAME" "exit $rc: $(tail -3 <<< "$out")"; fi
+
+# a quoted ~/DIR (or sh's) reaches make unexpanded: it is the user's home all the same
+out=$(HOME=$TMP mk run PROGRAM='~/hello' NAME=hello 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^hello: got ' <<< "$out")" -eq 3 ]; then
+  ok "make run PROGRAM='~/DIR': the folder in \$HOME"
+else bad "make run PROGRAM='~/DIR'" "exit $rc: $(tail -3 <<< "$out")"; fi
+
 out=$(mk run PROGRAM="$hello" NAME=hello ARGS="--table 8 --quiet" 2>&1); rc=$?
 if [ $rc -eq 0 ] && [ "$(grep -c '^hello: got ' <<< "$out")" -eq 3 ] && ! grep -q 'dispatches=' <<< "$out"; then
   ok "make run ARGS=\"--table 8 --quiet\": the options reach am-run"
@@ -201,7 +212,7 @@ def after(cmd):   # the lines a ``` block shows after "$ cmd", up to the next "$
     if not m: sys.exit("docs/tutorial.md: no block with '$ %s'" % cmd)
     return m.group(1)
 files = {
-    "countdown.c": re.search(r"`countdown\.c`.*?```c\n(.*?)```", page, re.S),
+    "countdown.c": re.search(r"`~/countdown/countdown\.c`.*?```c\n(.*?)```", page, re.S),
     "behaviors.def": re.search(r"```\n(AM_BEHAVIOR.*?)```", page, re.S),
     "programs.def": re.search(r"```\n(AM_DEMO.*?)```", page, re.S),
 }
@@ -210,6 +221,7 @@ for name, m in files.items():
     open(out + "/" + name, "w").write(m.group(1))
 open(out + "/expect.run", "w").write(after("make run PROGRAM=~/countdown NAME=countdown"))
 open(out + "/expect.trace", "w").write(after("head -3 /tmp/countdown.trace"))
+open(out + "/expect.trace-run", "w").write(after('make run PROGRAM=~/countdown NAME=countdown ARGS="--arg 1 --quiet --trace /tmp/countdown.trace"'))
 open(out + "/expect.sim", "w").write(after("make sim-run PROGRAM=~/countdown NAME=countdown"))
 err = re.search(r"`(~/countdown/behaviors\.def:1: [^`]*)`", page)
 if not err: sys.exit("docs/tutorial.md: no error message example")
@@ -226,7 +238,8 @@ else
   out=$(mk run PROGRAM="$tut" NAME=countdown 2>&1)
   tail_is "docs/tutorial.md: make run prints what the page shows" "$tut/expect.run" "$out"
   rm -f "$TMP/countdown.trace"
-  mk run PROGRAM="$tut" NAME=countdown ARGS="--arg 1 --quiet --trace $TMP/countdown.trace" > /dev/null 2>&1
+  out=$(mk run PROGRAM="$tut" NAME=countdown ARGS="--arg 1 --quiet --trace $TMP/countdown.trace" 2>&1)
+  tail_is "docs/tutorial.md: the traced run prints what the page shows" "$tut/expect.trace-run" "$out"
   tail_is "docs/tutorial.md: the trace's first lines are the page's" "$tut/expect.trace" "$(head -3 "$TMP/countdown.trace" 2>/dev/null)"
   out=$(mk sim-run PROGRAM="$tut" NAME=countdown 2>&1 | grep -v '^\[countdown\] simulation: ')
   grep -v '^\[countdown\] simulation: ' "$tut/expect.sim" > "$tut/expect.sim-fixed"
@@ -252,14 +265,18 @@ blocks = re.findall(r"```c\n(.*?)```", page, re.S)
 beh = [b for b in blocks if "void my_counter(" in b]
 host = [b for b in blocks if "int main(" in b]
 cc = re.search(r"^\$ (cc .*)$", page, re.M)
-run = re.search(r"^\$ \./ask_counter\n(.*?)```", page, re.S | re.M)
+run = re.search(r"^\$ ~/ask_counter\n(.*?)```", page, re.S | re.M)
 if not (beh and host and cc and run and "AM_BEHAVIOR(MY_COUNTER, my_counter)" in page):
     sys.exit("docs/api.md: the worked example's code, cc line or output is missing")
 open(out + "/counter/counter.c", "w").write(beh[0])
-open(out + "/counter/behaviors.def", "w").write("AM_BEHAVIOR(MY_COUNTER, my_counter)\n")
-open(out + "/counter/programs.def", "w").write('AM_DEMO("counter", AMB_MY_COUNTER, "the counter of docs/api.md")\n')
+bdef = re.search(r"```\n(AM_BEHAVIOR\(MY_COUNTER, my_counter\)\n)```", page)
+pdef = re.search(r"```\n(AM_DEMO\(.*?\n)```", page, re.S)
+if not (bdef and pdef):
+    sys.exit("docs/api.md: the worked example's behaviors.def or programs.def is missing")
+open(out + "/counter/behaviors.def", "w").write(bdef.group(1))
+open(out + "/counter/programs.def", "w").write(pdef.group(1))
 open(out + "/ask_counter.c", "w").write(host[0])
-open(out + "/cc.sh", "w").write(cc.group(1).replace("~/", out + "/").replace("-o ask_counter", "-o " + out + "/ask_counter") + "\n")
+open(out + "/cc.sh", "w").write(cc.group(1).replace("~/", out + "/") + "\n")
 open(out + "/expect", "w").write(run.group(1))
 PY
 if [ $? -ne 0 ]; then bad "docs/api.md" "its worked example could not be read from the page"
