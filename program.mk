@@ -61,6 +61,12 @@ am_progsets_c = mkdir -p $(dir $(1)) && { echo '\#include "am_progset.h"'; \
 	for k in $(foreach k,$(2),$(call am_sym,$(k))); do echo "    &$$k,"; done; \
 	echo '    0 };'; } > $(1).tmp && { cmp -s $(1).tmp $(1) || mv $(1).tmp $(1); }; rm -f $(1).tmp
 
+# $(call am_sources,FOLDER,KEY): a stamp that names the folder's sources, so
+# that deleting one rebuilds what used it, as adding or editing one does
+# (the images' source hash covers the files there are: a stale build would
+# never match it again)
+am_sources = $(call am_stamp,$(BUILD)/programs/$(2)/sources,$(sort $(notdir $(wildcard $(1)/*.c $(1)/*.h))))
+
 # $(call am_program_rules,FOLDER,KEY,DEMOS): every rule of one folder
 define am_program_rules
 $(BUILD)/programs/$(2)/manifest.txt: $(wildcard $(1)/*.def) lib/lib_behaviors.def \
@@ -69,22 +75,22 @@ $(BUILD)/programs/$(2)/manifest.txt: $(wildcard $(1)/*.def) lib/lib_behaviors.de
 	@$(AM_PROGRAM_PY) manifest $(1) $$@ --cc $(CC)
 
 $(BUILD)/programs/$(2)/host/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC) $(HOST_CFG)
+    $(wildcard $(1)/*.h) $(call am_sources,$(1),$(2)) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC) $(HOST_CFG)
 	$$(call am_program_lib,$$(@D),OPT,$(1),$(2),$(3))
 
 $(BUILD)/programs/$(2)/host-san/libprog.a: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC) $(HOST_CFG)
+    $(wildcard $(1)/*.h) $(call am_sources,$(1),$(2)) host/am_progset_def.c $(HOST_HDR) $(LIB_SRC) $(HOST_CFG)
 	$$(call am_program_lib,$$(@D),SAN,$(1),$(2),$(3))
 
 $(BUILD)/programs/$(2)/fw/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) $(FW_SRC) $(FW_HDR) firmware/link.ld $(FW_CFG) | deps
+    $(wildcard $(1)/*.h) $(call am_sources,$(1),$(2)) $(FW_SRC) $(FW_HDR) firmware/link.ld $(FW_CFG) | deps
 	$$(call am_program_fw,$(1),$$(@D),$(FW_ARCH))
 
 # the same image for another core, fw-ARCH/fw.hex (-march=ARCH): what
 # make load sends to a board whose core is not the simulation's (the
 # iCEBreaker's rv32i)
 $(BUILD)/programs/$(2)/fw-%/fw.hex: $(BUILD)/programs/$(2)/manifest.txt $(wildcard $(1)/*.c) \
-    $(wildcard $(1)/*.h) $(FW_SRC) $(FW_HDR) firmware/link.ld $(FW_CFG) | deps
+    $(wildcard $(1)/*.h) $(call am_sources,$(1),$(2)) $(FW_SRC) $(FW_HDR) firmware/link.ld $(FW_CFG) | deps
 	$$(call am_program_fw,$(1),$$(@D),$$*)
 
 $(BUILD)/programs/$(2)/progsets.c: FORCE

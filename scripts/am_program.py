@@ -100,8 +100,12 @@ def preprocess(d, cc):
                         "-I", os.path.join(ROOT, "include"), "-"],
                        input=src, capture_output=True, text=True)
     if r.returncode != 0:
+        # the first error, which names the list's file and line (the lines
+        # before it only say from where the list was included)
         msg = r.stderr.strip().splitlines()
-        raise Fail(msg[0] if msg else "the C preprocessor failed on %s" % d)
+        errs = [l for l in msg if " error: " in l]
+        raise Fail((errs or msg or ["the C preprocessor failed on %s" % d])[0]
+                   .replace("<stdin>", "(the list's use)"))
     entries, fname, line = [], "?", 0
     for raw in r.stdout.splitlines():
         m = re.match(r'# (\d+) "([^"]*)"', raw)
@@ -113,6 +117,14 @@ def preprocess(d, cc):
             entries.append((w[0], w[1:], "%s:%d" % (rel(fname), line)))
         line += 1
     return entries
+
+
+def beh_w():
+    """The bits of a behavior id (include/am_iface.def, BEH_W)."""
+    m = re.search(r"AM_IF_SIZE\(BEH_W,\s*(\d+)", open(os.path.join(ROOT, "include", "am_iface.def")).read())
+    if not m:
+        raise Fail("include/am_iface.def: no BEH_W")
+    return int(m.group(1))
 
 
 def manifest(d, out, cc):
@@ -155,6 +167,13 @@ def manifest(d, out, cc):
     if not progs:
         raise Fail("%s: no programs (add AM_DEMO(\"name\", AMB_BOOT, \"what\") lines)"
                    % os.path.join(d, "programs.def"))
+    most = 1 << beh_w()
+    if len(behs) > most:
+        n, _, w = behs[most]
+        raise Fail("%s: behavior %s is the %dth: the machine's behavior ids have %d bits (BEH_W), "
+                   "so a program has at most %d behaviors, the %d built-in and library ones included"
+                   % (w, n, most + 1, most.bit_length() - 1, most,
+                      sum(1 for _, f, w2 in behs if f == "builtin" or w2.startswith("lib/"))))
     with open(out + ".tmp", "w") as f:
         for n, fn, w in behs:
             f.write("beh %s %s %s\n" % (n, fn, w))

@@ -162,6 +162,13 @@ else bad "am-sim refuses an image built from other sources" "exit $rc: $out"; fi
 out=$(mk sim-run PROGRAM="$hello" NAME=hello 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "0 divergences" <<< "$out"; then ok "make sim-run rebuilds both and runs"
 else bad "make sim-run after an edit" "exit $rc: $(tail -3 <<< "$out")"; fi
+# a source deleted: what was built with it is rebuilt, both sides alike
+echo "/* a header */" > "$hello/extra.h"
+mk run PROGRAM="$hello" NAME=hello > /dev/null 2>&1
+rm "$hello/extra.h"
+out=$(mk sim-run PROGRAM="$hello" NAME=hello 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "0 divergences" <<< "$out"; then ok "make sim-run after a source was deleted rebuilds both and runs"
+else bad "make sim-run after a deleted source" "exit $rc: $(tail -3 <<< "$out")"; fi
 
 # ---- bad folders: one line naming the file (and line), a non-zero exit -------------
 expect_error() {   # NAME FOLDER PATTERN [TARGET]
@@ -197,6 +204,12 @@ mkfolder "$TMP/big" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x
   '#include "behaviors.h"\nstatic const am_word table[17000] = { 1 };\nvoid x_boot(am_ctx *ctx) { am_fail(ctx, table[am_msg(ctx, 0) % 17000]); }\n'
 expect_error "an image too big for the RAM" "$TMP/big" "firmware: program .*big does not fit: [0-9]+ bytes over the RAM \([0-9]+ bytes, of which [0-9]+ are kept for the stack: FW_STACK_MIN, and [0-9]+ for the host link's areas: FW_LINK_AREA \+ FW_LOAD_MAX\)" sim-run
 expect_error "a folder that does not exist" "$TMP/none" "program folder .*none: no such directory"
+mkfolder "$TMP/onearg" 'AM_BEHAVIOR(X_BOOT)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
+expect_error "a behavior line with one argument" "$TMP/onearg" "onearg/behaviors.def:1:[0-9]+: error: macro \"AM_BEHAVIOR\" requires 2 arguments"
+mkfolder "$TMP/fourargs" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x", 5)\n'
+expect_error "a program line with four arguments" "$TMP/fourargs" "fourargs/programs.def:1:[0-9]+: error: macro \"AM_DEMO\" passed 4 arguments"
+mkfolder "$TMP/manybeh" "$(for i in $(seq 1 230); do printf 'AM_BEHAVIOR(X_%d, x_%d)\\n' "$i" "$i"; done)" 'AM_DEMO("x", AMB_X_1, "x")\n'
+expect_error "more behaviors than the machine's ids" "$TMP/manybeh" "manybeh/behaviors.def:227: behavior X_227 is the 257th: the machine's behavior ids have 8 bits \(BEH_W\), so a program has at most 256 behaviors"
 
 # ---- docs/tutorial.md, followed as written ------------------------------------------
 # Its files are taken from the page, its commands run, and what the page
