@@ -339,7 +339,7 @@ am_status am_inject(am_rt *rt, am_ref target, uint32_t n, const am_word *msg)
     /* the hardware's order (rtl/am_unit_ext.v): a full queue is seen
      * before the target is looked up. A delivery waiting to be made takes
      * a place, as the failed event's entry does on the hardware until it
-     * is dispatched (rtl/am_actor_unit.v, q_full_inject). */
+     * is dispatched (rtl/am_unit_ext.v, q_held_i). */
     if (rt->count + (rt->redirect != 0) >= rt->queue_depth) return AM_E_QUEUE_FULL;
     if (!ref_valid(rt, target)) return AM_E_BAD_REF;
     event *ev = rt->tail;

@@ -1,7 +1,7 @@
 // am_actor_unit — the actor unit: event queue, actor table, transaction
 // staging and dispatch behind a PicoRV32 native memory interface.
 //
-// Owns: one gate, INJECT's full (q_full_inject); connects one module per concern:
+// Owns: nothing of its own -- it connects one module per concern:
 //   am_unit_bus     the bus handshake (busy flag, mem_ready_o) and the
 //                   address decode
 //   am_unit_regs    CTRL, BEH_COUNT and the read-back (am_unit_rdata)
@@ -139,7 +139,6 @@ module am_actor_unit #(
   localparam integer SW     = $clog2(MAX_SENDS + 1);
   localparam integer CW     = $clog2(MAX_CREATES + 1);
   localparam [15:0]  GC_PERIOD_RESET = `AM_DEFAULT_GC_PERIOD;
-  localparam [QUEUE_AW-1:0] QUEUE_DEPTH_M1 = (1 << QUEUE_AW) - 2;   // QUEUE_DEPTH - 1
 
   wire [7:0] a   = mem_addr_i[9:2];
   wire [7:0] ra;   // the register a read starts on (the look-ahead's, or the bus')
@@ -195,9 +194,6 @@ module am_actor_unit #(
   wire [QUEUE_AW-1:0] q_count, q_hwm, q_cur;
   wire                q_empty, q_full;
   wire                d_q_held;   // a waiting delivery's entry, outside the queue's count
-  // INJECT's full: the queue's, counting a waiting delivery's entry too
-  // (am_dispatch's q_held_o); commits never meet a held entry
-  wire                q_full_inject = q_full || (d_q_held && q_count == QUEUE_DEPTH_M1);
   wire [HDR_W-1:0]    q_hdr;
   wire [31:0]         q_rdata;
   wire [32*MSG_WORDS-1:0] q_trw;
@@ -334,7 +330,7 @@ module am_actor_unit #(
     .w_spawn_i(w_spawn), .w_free_i(w_free), .w_unpin_i(w_unpin), .w_collect_i(w_collect), .w_commit_i(c_commit),
     .beh_count_i(beh_count_q), .idle_i(d_idle),
     .send_go_i(send_go), .create_go_i(create_go), .nsends_i(nsends), .cause_i(cause),
-    .q_count_i(q_count), .q_full_i(q_full_inject),
+    .q_count_i(q_count), .q_full_i(q_full), .q_held_i(d_q_held),
     .peek_slot_i(peek_slot), .peek_fresh_i(peek_fresh), .peek_ok_i(peek_ok),
     .meta_rdata_i(meta_rdata), .meta_used_i(meta_used), .p_gen_i(p_gen_q),
     .w_inrange_o(w_inrange), .w_beh_ok_o(w_beh_ok), .commit_ok_o(commit_ok), .q_room_o(q_room),

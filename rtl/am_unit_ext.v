@@ -17,7 +17,9 @@
 //   (w_beh_ok_o), a word count within MSG_WORDS / STATE_WORDS; a SEND
 //   stages an entry only if one more fits the queue (queued + staged <
 //   QUEUE_DEPTH), and a COMMIT commits only if there is no fault and the
-//   staged sends fit (commit_ok_o).
+//   staged sends fit (commit_ok_o). An INJECT is QUEUE_FULL also at
+//   QUEUE_DEPTH - 1 queued while a fault delivery holds its entry outside
+//   the count (q_held_i): a collection puts that entry back at the head.
 // * SEND, CREATE and SPAWN take a second cycle: the target's meta word is
 //   read in the first (SEND's reference: p_ref_ok_o; live or created in
 //   this transaction, generation equal), CREATE's and SPAWN's slot is the
@@ -92,6 +94,7 @@ module am_unit_ext #(
   // the queue and the table
   input  wire [QUEUE_AW-1:0]  q_count_i,
   input  wire                 q_full_i,
+  input  wire                 q_held_i,     // a waiting delivery's entry, outside q_count_i
   input  wire [SLOT_W-1:0]    peek_slot_i,
   input  wire                 peek_fresh_i,
   input  wire                 peek_ok_i,
@@ -181,7 +184,10 @@ module am_unit_ext #(
   assign commit_ok_o = (cause_i == 5'd0) && !over_q;
 
   wire ext_free  = idle_i;                           // external operations allowed
-  wire inject_go = w_inject_i && ext_free && w_msg_ok && !q_full_i;
+  // the queue as INJECT sees it: a waiting delivery's entry takes a place
+  // (commits never meet a held entry: the delivery is dispatched first)
+  wire q_full_inj = q_full_i || (q_held_i && q_count_i == QDEPTH[QUEUE_AW-1:0] - 1'b1);
+  wire inject_go = w_inject_i && ext_free && w_msg_ok && !q_full_inj;
   assign spawn_go_o = w_spawn_i && ext_free && w_beh_ok_o && w_st_ok && peek_ok_i;
   wire free_go   = (w_free_i || w_unpin_i) && ext_free;
 
@@ -247,7 +253,7 @@ module am_unit_ext #(
       if (w_inject_i || w_spawn_i || w_free_i || w_unpin_i) begin
         if (!ext_free)                            ext_o <= E_BUSY;
         else if (w_inject_i && !w_msg_ok)         ext_o <= E_BAD_ARG;
-        else if (w_inject_i && q_full_i)          ext_o <= E_QUEUE_FULL;
+        else if (w_inject_i && q_full_inj)        ext_o <= E_QUEUE_FULL;
         else if (w_spawn_i && !(w_beh_ok_o && w_st_ok)) ext_o <= E_BAD_ARG;
         else if (w_spawn_i && !peek_ok_i)         ext_o <= E_TABLE_FULL;
       end
