@@ -43,7 +43,11 @@
 // the actor unit aborts the transaction with cause STACK. The stack grows
 // down from the top of RAM towards STACK_LIMIT (the end of .bss, from the
 // image header), so a stack overflow stops at its first store below it,
-// before code or data change (docs/firmware.md).
+// before code or data change (docs/firmware.md). A frame larger than the
+// RAM below it wraps below address 0 into the upper half of the address
+// space, where nothing but the unit's 1 KiB window is mapped: a store there,
+// outside the window, is stopped the same way (STACK, as in lockstep the
+// reference runtime takes it), whatever STACK_LIMIT is.
 // Reboot (the link's loader, docs/link.md "Loading"): a write of A to
 // SYS.REBOOT resets the core, the actor unit and the SYS registers --
 // everything but the RAM and the UART, whose receive FIFO keeps what the
@@ -173,12 +177,17 @@ module am_soc #(
   localparam integer RAW = $clog2(RAM_WORDS);
   localparam         RAM_POW2 = (1 << RAW) == RAM_WORDS;
   // {dispatch point, sys, uart, unit, ram}: the dispatch point is one word
-  // past the RAM (am_unit_dp; a data access of it is a bus error)
+  // past the RAM (am_unit_dp; a data access of it is a bus error). Each
+  // device is decoded on all its address bits, so that nothing aliases it:
+  // a wild pointer, or a stack frame that wraps below address 0 into the
+  // top of the address space, meets a bus error, not the unit's registers.
   localparam [31:0] DP_PC = `AM_DEFAULT_DISPATCH_PC;
+  localparam [31:0] AU_BASE = `AM_AU_BASE, UART_BASE = `AM_UART_BASE, SYS_BASE = `AM_SYS_BASE;
   function automatic [4:0] region(input [31:2] addr);
     region = {addr == DP_PC[31:2],
-              addr[31:28] == `AM_SYS_REGION, addr[31:28] == `AM_UART_REGION,
-              addr[31:28] == `AM_AU_REGION,
+              addr[31:`AM_SYS_BITS] == SYS_BASE[31:`AM_SYS_BITS],
+              addr[31:`AM_UART_BITS] == UART_BASE[31:`AM_UART_BITS],
+              addr[31:`AM_AU_BITS] == AU_BASE[31:`AM_AU_BITS],
               RAM_POW2 ? (addr[31:RAW+2] == 0)
                        : (addr[31:28] == 4'h0 && {6'd0, addr[27:2]} < RAM_WORDS)};
   endfunction
@@ -194,10 +203,12 @@ module am_soc #(
   reg  [4:0] rgn_q;
   wire [4:0] rgn_d   = la_go ? region(la_addr[31:2]) : rgn_q;
   // the stack guard: a store into RAM below STACK_LIMIT (the RAM's word
-  // address alone: region() tells that it is RAM)
+  // address alone: region() tells that it is RAM), or into the upper half
+  // outside the unit's window (a frame that wrapped below address 0)
   reg  [RAW-1:0] slim_q;
   reg            guard_q;
-  wire           guard_d = la_go ? (la_write && rgn_d[0] && la_addr[RAW+1:2] < slim_q) : guard_q;
+  wire           guard_d = la_go ? (la_write && ((rgn_d[0] && la_addr[RAW+1:2] < slim_q) ||
+                                                 (la_addr[31] && !rgn_d[1]))) : guard_q;
   wire       we_d    = la_go ? la_write : we;
   wire [`AM_UART_AW-1:0] ua_d = la_go ? la_addr[`AM_UART_AW+1:2] : mem_addr[`AM_UART_AW+1:2];  // UART register
   always @(posedge clk_i) begin

@@ -171,7 +171,8 @@ def vh(t):
          "`ifndef AM_DEFS_VH", "`define AM_DEFS_VH"]
     for blk, (base, bits, *_) in bl.items():
         aw = bits - 2
-        o.append(f"`define AM_{blk}_REGION 4'h{base >> 28:x}")
+        o.append(f"`define AM_{blk}_BASE 32'h{base:08x}")
+        o.append(f"`define AM_{blk}_BITS {bits}")
         o.append(f"`define AM_{blk}_AW {aw}")
         for name, off, words, _, _, _, _ in regs(t, blk):
             w = off // 4
