@@ -219,9 +219,11 @@ uint32_t am_gc(am_rt *rt)
     return am_rt_gc_collect(rt, 0);
 }
 
-am_status am_collect_on_demand(am_rt *rt)
+am_status am_collect_on_demand(am_rt *rt, uint32_t ncreates)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
+    if (ncreates > rt->max_creates) return AM_E_CONFIG;
+    am_rt_burn_slots(rt, ncreates);
     am_rt_gc_collect(rt, 1);
     return AM_OK;
 }

@@ -422,12 +422,11 @@ API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *
     uint32_t nc = rt->stg.ncreates;
     if (UNLIKELY(nc >= rt->max_creates)) txn_fault(rt, AM_FAULT_TOO_MANY_CREATES, AM_OP_CREATE, beh);
     if (nc == 0) {
-        /* the allocator as the transaction found it (only CREATE allocates;
+        /* the free stack as the transaction found it (only CREATE allocates;
          * abort restores it when this transaction took it: also when the
          * watchdog interrupts alloc_slot before ncreates counts the slot) */
         rt->snap_free_count = rt->free_count;
         rt->snap_free_cursor = rt->free_cursor;
-        rt->snap_next = rt->next;
         SIGNAL_FENCE();
         rt->snap_seq = rt->seq;
         SIGNAL_FENCE();
@@ -436,10 +435,10 @@ API_INLINE am_ref am_create(am_ctx *ctx, am_beh beh, uint32_t n, const am_word *
     am_ref ref = alloc_slot(rt);
     if (UNLIKELY(ref == AM_NIL)) txn_fault(rt, table_full_cause(rt), AM_OP_CREATE, beh);
     /* Counted before its slot is written: an abort (the watchdog's too)
-     * puts back the table word of every counted slot. Nothing but this
-     * transaction's SENDs reads a slot that is not live. */
+     * writes every counted slot's table word dead, with its new generation.
+     * Nothing but this transaction's SENDs reads a slot that is not live. */
     uint32_t slot = SLOT_OF(ref);
-    rt->creates[nc] = (staged_create){ ref, n, rt->keys[slot] };
+    rt->creates[nc] = (staged_create){ ref, n };
     rt->stg.ncreates = nc + 1;
     SIGNAL_FENCE();
     rt->keys[slot] = ref ^ PENDING_FLIP;
@@ -599,23 +598,40 @@ static NOINLINE void trace_txn(am_rt *rt, int committed)
     if (rt->cfg.on_trace) rt->cfg.on_trace(rt->cfg.user, b->text, b->n);
 }
 
-/* What an abort (or a retry) gives back: the allocator, if this
- * transaction's CREATE took the snapshot, the created slots' generation
- * words, and self's behavior and state, if it BECAME. Staged sends are not
- * visible anyway. */
+/* What an abort (or a retry) gives back: the free stack, if this
+ * transaction's CREATE took the snapshot, and self's behavior and state, if
+ * it BECAME. Staged sends are not visible anyway. A created slot stays
+ * dead with the generation its CREATE gave it, and a never-used slot it
+ * took stays used (next is not put back; the next collection frees it):
+ * the aborted CREATE's reference -- which a fault record can carry, as
+ * am_fail's code or a SEND's value -- never names the slot's next actor
+ * (docs/semantics.md, "Allocation"). */
 INLINE void undo_txn(am_rt *rt)
 {
     if (rt->snap_seq == rt->seq) {
         rt->free_count = rt->snap_free_count;
         rt->free_cursor = rt->snap_free_cursor;
-        rt->next = rt->snap_next;
+        check_low_water(rt);          /* the never-used slots it took are gone */
     }
     for (uint32_t i = 0; i < rt->stg.ncreates; i++)
-        rt->keys[SLOT_OF(rt->creates[i].ref)] = rt->creates[i].prev;
+        rt->keys[SLOT_OF(rt->creates[i].ref)] = rt->creates[i].ref ^ 0xffffu;   /* dead */
     if (rt->stg.become) {
         memcpy(rt->self->st, rt->become_undo, sizeof rt->self->st);
         rt->self->beh = rt->cur_beh;
     }
+}
+
+void am_rt_burn_slots(am_rt *rt, uint32_t k)
+{
+    uint32_t count = rt->free_count, cursor = rt->free_cursor;
+    for (uint32_t i = 0; i < k; i++) {
+        am_ref ref = alloc_slot(rt);
+        if (ref == AM_NIL) break;
+        rt->keys[SLOT_OF(ref)] = ref ^ 0xffffu;   /* dead */
+    }
+    rt->free_count = count;
+    rt->free_cursor = cursor;
+    check_low_water(rt);
 }
 
 static NOINLINE void do_abort(am_rt *rt)
@@ -804,7 +820,10 @@ INLINE int run_behavior(am_rt *rt, const event *ev, uint32_t verdict)
     rt->self_st = a->st;
 
     rt->in_dispatch = beh + 1;
-    if (UNLIKELY(verdict)) txn_fault(rt, verdict, AM_OP_RUN, 0);   /* am_step_abort */
+    if (UNLIKELY(verdict)) {                                        /* am_step_abort */
+        am_rt_burn_slots(rt, rt->verdict_creates);  /* the hardware's CREATEs before it */
+        txn_fault(rt, verdict, AM_OP_RUN, 0);
+    }
     rt->behaviors[beh].fn(&rt->ctx);
     rt->in_dispatch = 0;
     return 1;
@@ -1004,12 +1023,14 @@ am_status am_step(am_rt *rt)
     return AM_OK;
 }
 
-am_status am_step_abort(am_rt *rt, uint32_t cause)
+am_status am_step_abort(am_rt *rt, uint32_t cause, uint32_t ncreates)
 {
     if (rt->in_dispatch) return AM_E_REENTRANT;
     if (rt->count == 0 && !rt->redirect) return AM_E_EMPTY;
-    if (cause == AM_FAULT_NONE || cause >= AM_FAULT_COUNT_) return AM_E_CONFIG;
+    if (cause == AM_FAULT_NONE || cause >= AM_FAULT_COUNT_ || ncreates > rt->max_creates)
+        return AM_E_CONFIG;
     rt->verdict = cause;
+    rt->verdict_creates = ncreates;
     run_loop(rt, 1);
     rt->verdict = 0;
     update_stop(rt);

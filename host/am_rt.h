@@ -157,15 +157,22 @@ am_status am_step(am_rt *rt);
 /* Lockstep only (sim/am_cosim.c): dispatch the next event as am_step does
  * but abort it with cause instead of running its behavior -- the hardware's
  * verdict on a transaction the host cannot judge (WATCHDOG: the budget is
- * the core's cycles; STACK: the image's stack). AM_E_CONFIG for a cause
- * that is not a fault. */
-am_status am_step_abort(am_rt *rt, uint32_t cause);
+ * the core's cycles; STACK: the image's stack). ncreates: the CREATEs the
+ * hardware's behavior made before the verdict; the reference takes as many
+ * slots, and the abort leaves them dead at their new generations, as any
+ * abort does (docs/semantics.md, "Allocation"). AM_E_CONFIG for a cause
+ * that is not a fault or more CREATEs than a transaction may make. */
+am_status am_step_abort(am_rt *rt, uint32_t cause, uint32_t ncreates);
 /* Lockstep only: the collection on demand that a CREATE finding no free
- * slot runs before its event is dispatched again (docs/gc.md). The hardware
- * made one and then gave its verdict (am_step_abort) on the event's second
- * run; the reference, which does not run that behavior, collects as the
- * hardware did. AM_E_REENTRANT inside a behavior. */
-am_status am_collect_on_demand(am_rt *rt);
+ * slot runs before its event is dispatched again (docs/gc.md), when the
+ * reference did not run that first attempt itself: the hardware gave its
+ * verdict (am_step_abort) on the event's second run, or an operation
+ * between transactions came before the second run. ncreates: the CREATEs
+ * the hardware's first attempt made before the one that found no slot;
+ * the reference takes as many slots and leaves them dead, as the attempt
+ * did, then collects. AM_E_REENTRANT inside a behavior, AM_E_CONFIG for
+ * more CREATEs than a transaction may make. */
+am_status am_collect_on_demand(am_rt *rt, uint32_t ncreates);
 /* Dispatch until the queue is empty or max_dispatches have run (0 = no
  * limit); AM_OK when it drained, AM_E_LIMIT when the budget ran out. */
 am_status am_run(am_rt *rt, uint64_t max_dispatches);

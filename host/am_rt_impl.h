@@ -102,7 +102,6 @@ typedef struct actor {
 typedef struct staged_create {
     am_ref ref;
     uint32_t n;
-    uint32_t prev;                   /* the slot's table word before (an abort puts it back) */
 } staged_create;
 
 /* What the transaction has staged so far; set from stg_init by one copy
@@ -187,7 +186,7 @@ struct am_rt {
     uint32_t free_count, free_cursor;
     uint32_t next;                   /* lowest never-used slot */
     uint32_t nlive;
-    uint32_t snap_free_count, snap_free_cursor, snap_next; /* taken by the first CREATE */
+    uint32_t snap_free_count, snap_free_cursor; /* taken by the first CREATE */
     uint64_t snap_seq;               /* the transaction that took them */
 
     /* ---- garbage collection (docs/gc.md) ---- */
@@ -215,6 +214,7 @@ struct am_rt {
     uint32_t in_dispatch;            /* a behavior runs: its id + 1 (the watchdog
                                         watches the program's, > AM_BEH_FIRST_USER) */
     uint32_t verdict;                /* am_step_abort: the cause to abort with */
+    uint32_t verdict_creates;        /* ... after as many CREATEs as the hardware's */
     /* the watchdog (am_config.watchdog_ms): ticks of WD_TICK_MS seen by the
      * same dispatch (wd_seq) while a program's behavior ran */
     uint32_t wd_limit, wd_ticks;
@@ -264,6 +264,11 @@ struct am_rt {
 /* The collector (am_gc.c): a stop-the-world collection, on demand or not;
  * returns the number of actors reclaimed. */
 uint32_t am_rt_gc_collect(am_rt *rt, int on_demand);
+/* What an aborted attempt leaves of k CREATEs that the reference did not
+ * run (lockstep: the hardware's, before a verdict or a retry): k slots
+ * taken as CREATE takes them and left dead at their new generations; the
+ * free stack as it was (am_rt.c, undo_txn). */
+void am_rt_burn_slots(am_rt *rt, uint32_t k);
 #define CRT_OF(ctx) ((const am_rt *)(const void *)(ctx))
 
 /* The lowest set bit of a 64-bit word x != 0. */
@@ -297,11 +302,12 @@ INLINE event *ring_next(const am_rt *rt, event *e)
  * last collection) dispatches since it -- a collection's work grows with the
  * live actors, so its period does too. Both are one sequence number, gc_at:
  * the collection is due once seq >= gc_at. The period's is set by each
- * collection. Free slots only shrink between two collections (an abort only
- * gives back what its own transaction took), so the low-water condition,
- * once true, stays true until the next one: whatever allocates for good (a
- * committed CREATE, am_spawn) checks it and makes the collection due at once
- * (gc_at = 0). A due collection waits for the next dispatch when one ran
+ * collection. Free slots only shrink between two collections (an abort
+ * gives back at most the free stack's slots its own transaction took), so
+ * the low-water condition, once true, stays true until the next one:
+ * whatever allocates for good (a committed CREATE, am_spawn, an abort whose
+ * CREATEs took never-used slots) checks it and makes the collection due at
+ * once (gc_at = 0). A due collection waits for the next dispatch when one ran
  * since the last (gc_seq == seq: am_gc, am_collect_on_demand), as on the
  * hardware. A CREATE that finds no slot collects on demand
  * (table_full_cause, do_retry). */

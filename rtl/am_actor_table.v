@@ -17,7 +17,12 @@
 //   for a never-used slot. peek_ok_o = 0 when the table is full. After a
 //   pop or restore the stack top is re-read from RAM (ready_o low for one
 //   cycle); callers must not use peek_* while ready_o is low.
-// * snap_i records (sp, next); restore_i puts them back (abort).
+// * snap_i records sp; restore_i puts it back (abort). next is not put
+//   back: a never-used slot an aborted CREATE took stays used, dead with the
+//   generation it was given (am_dispatch writes its meta word), and the next
+//   collection's sweep frees it -- so the aborted CREATE's reference never
+//   names a later actor. free_snap_o, what restore_i gives back, loses each
+//   never-used slot taken after the snap.
 // * free_i pushes a slot on the free stack (the caller updates its meta).
 //   The slot is written into the stack RAM by stk_we_i, not by free_i:
 //   stk_we_i writes free_slot_i one past the top (where nothing live is)
@@ -104,7 +109,7 @@ module am_actor_table #(
   (* ram_style = "block", no_rw_check *) reg [31:0]       st_q   [0:(1<<(SLOT_W+SIW))-1];
   (* ram_style = "block", no_rw_check *) reg [SLOT_W-1:0] stk_q  [0:(1<<SLOT_W)-1];
 
-  reg [SLOT_W:0] sp_q, next_q, snap_sp_q, snap_next_q;
+  reg [SLOT_W:0] sp_q, next_q, snap_sp_q;
   reg [SLOT_W-1:0] top_q;
   reg              ready_q;    // ready_d_o, registered
 
@@ -130,19 +135,17 @@ module am_actor_table #(
       sp_q        <= {(SLOT_W+1){1'b0}};
       next_q      <= {{SLOT_W{1'b0}}, 1'b1};
       snap_sp_q   <= {(SLOT_W+1){1'b0}};
-      snap_next_q <= {{SLOT_W{1'b0}}, 1'b1};
       free_o      <= TABLE_SLOTS[SLOT_W:0] - 1'b1;
       free_snap_o <= TABLE_SLOTS[SLOT_W:0] - 1'b1;
     end else begin
       if (snap_i) begin
         snap_sp_q   <= sp_q;
-        snap_next_q <= next_q;
         free_snap_o <= free_o;
-      end
+      end else if (alloc_i && !stk_nonempty)
+        free_snap_o <= free_snap_o - 1'b1;   // a never-used slot: not given back
       // free_o = sp + TABLE_SLOTS - next, kept in step
       if (restore_i) begin
         sp_q   <= snap_sp_q;
-        next_q <= snap_next_q;
         free_o <= free_snap_o;
       end else if (clear_i) begin
         sp_q   <= {(SLOT_W+1){1'b0}};

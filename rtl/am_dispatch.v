@@ -15,10 +15,11 @@
 //   IDLE this sequencer owns them (owns_o) and the bus must wait.
 // * Finishing a transaction (commit_i / abort_i in RUN, or a dead target):
 //   CRE walks the created slots (read-modify-write of their meta words:
-//   commit -> live, abort -> previous generation, not pending), BEC (commit
+//   commit -> live, abort -> dead with the generation the CREATE gave it;
+//   not pending), BEC (commit
 //   with a staged next state only: BECOME[n] and/or state words, am_txn)
 //   writes self's state -- the staged words, 0 for the others at or past the
-//   old length (BECOME: n), the rest kept -- and self's meta word, END restores the allocator (abort), pulses
+//   old length (BECOME: n), the rest kept -- and self's meta word, END restores the free stack (abort), pulses
 //   end_o, clears the staging and goes straight to FETCH if there is work.
 // * Fault delivery: an abort (of an event that was not itself a fault
 //   delivery) with a fault handler set goes from END to REDIR instead: the
@@ -273,7 +274,6 @@ module am_dispatch #(
   assign st_wdata_o = dirty_i[wi] ? bw_rdata_i : 32'd0;
 
   reg [SLOT_W-1:0] prev_slot_q;   // created slot read in the previous step
-  wire [15:0] gen_back = (m_gen == 16'd1) ? 16'd0 : m_gen - 1'b1;
 
   always @(*) state_d = (state_q == S_CHECK && target_ok) ? S_RUN : state_x;
   always @(*) begin
@@ -378,10 +378,11 @@ module am_dispatch #(
     meta_wdata_o = meta_rdata_i;
     if (state_q == S_CRE && step_q != 4'd0) begin
       meta_we_o = 1'b1;
-      // clear pending; commit: live; abort: back to the previous generation
+      // clear pending; commit: live; abort: dead, keeping the generation the
+      // CREATE gave it, so that its reference (a fault record can carry it)
+      // never names the slot's next actor
       meta_wdata_o[`AM_META_PEND] = 1'b0;
       meta_wdata_o[`AM_META_LIVE] = commit_q_o;
-      if (!commit_q_o) meta_wdata_o[`AM_META_GEN_LSB +: `AM_META_GEN_W] = gen_back;
     end
     if (state_q == S_BEC && bec_last) begin
       meta_we_o    = 1'b1;

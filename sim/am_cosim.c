@@ -37,6 +37,7 @@ struct cosim {
     char ref_gc[AM_TRACE_LINE_MAX];   /* the reference's collection line, if any */
     char hw_gc[AM_TRACE_LINE_MAX];    /* the hardware's, since the last check */
     int hw_gc_demand;                 /* ... made on demand (a retried CREATE) */
+    uint32_t hw_gc_creates;           /* ... after an attempt that made that many CREATEs */
     char history[HISTORY][AM_TRACE_LINE_MAX];
     uint64_t checked;
     char *ref_out, *hw_out;
@@ -330,8 +331,9 @@ static int check_conservation(cosim *c, const cosim_txn *hw, const char *line)
 }
 
 void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots,
-              int on_demand)
+              int on_demand, uint32_t ncreates)
 {
+    c->hw_gc_creates = on_demand ? ncreates : 0;
     am_trace_buf b;
     am_trace_gc(&b, seq, reclaimed, live, free_slots, on_demand);
     am_trace_end(&b, NULL);
@@ -367,7 +369,7 @@ static int mirror_gc(cosim *c)
 {
     if (!c->hw_gc[0]) return 0;
     c->ref_gc[0] = 0;
-    if (c->hw_gc_demand) am_collect_on_demand(c->rt);
+    if (c->hw_gc_demand) am_collect_on_demand(c->rt, c->hw_gc_creates);
     else am_gc(c->rt);
     am_counters k;
     am_get_counters(c->rt, &k);
@@ -377,7 +379,7 @@ static int mirror_gc(cosim *c)
 int cosim_collect(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots)
 {
     if (mirror_gc(c)) return -1;
-    cosim_gc(c, seq, reclaimed, live, free_slots, 1);
+    cosim_gc(c, seq, reclaimed, live, free_slots, 1, 0);
     return mirror_gc(c);
 }
 
@@ -399,8 +401,8 @@ int cosim_check(cosim *c, const cosim_txn *hw)
      * reference, not running the behavior, cannot see -- it collects on
      * demand as the hardware did, and the collections are compared. */
     int verdict = !hw->committed && (hw->cause == AM_FAULT_WATCHDOG || hw->cause == AM_FAULT_STACK);
-    if (verdict && c->hw_gc[0] && c->hw_gc_demand) am_collect_on_demand(c->rt);
-    am_status s = verdict ? am_step_abort(c->rt, hw->cause) : am_step(c->rt);
+    if (verdict && c->hw_gc[0] && c->hw_gc_demand) am_collect_on_demand(c->rt, c->hw_gc_creates);
+    am_status s = verdict ? am_step_abort(c->rt, hw->cause, hw->ncreates) : am_step(c->rt);
     if (s == AM_E_EMPTY) {
         report(c, hw->seq, "the hardware dispatched an event the reference does not have",
                "(queue empty)", b.text);

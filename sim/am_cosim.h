@@ -70,11 +70,14 @@ int cosim_check(cosim *c, const cosim_txn *hw);
 
 /* The hardware collected garbage after transaction seq: reclaimed actors,
  * live ones after, free slots after, and whether a CREATE that found no slot
- * asked for it (on demand: that transaction is dispatched again). Checked
+ * asked for it (on demand: that transaction is dispatched again; ncreates:
+ * the CREATEs its abandoned attempt made, which it left dead -- needed
+ * when the reference does not run that attempt itself: a verdict on the
+ * second run, an operation between transactions before it). Checked
  * against the reference runtime's collection (it runs inside the next
  * am_step) at the next cosim_check. */
 void cosim_gc(cosim *c, uint64_t seq, uint32_t reclaimed, uint32_t live, uint32_t free_slots,
-              int on_demand);
+              int on_demand, uint32_t ncreates);
 
 /* The hardware collected between transactions for COLLECT (trace record
  * GC_COLLECT: a SPAWN found no slot): the reference collects on demand now

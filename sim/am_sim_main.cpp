@@ -847,9 +847,10 @@ int main(int argc, char **argv)
                 break;
             case AM_TRACE_GC:
             case AM_TRACE_GC_DEMAND:
-                // reclaimed, live after, free after, on demand (docs/trace-format.md)
+                // reclaimed, live after, free after, on demand (docs/trace-format.md);
+                // a retry's: the CREATEs its abandoned attempt made (still in txn)
                 cosim_gc(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o, top->trace_code_o,
-                         kind == AM_TRACE_GC_DEMAND);
+                         kind == AM_TRACE_GC_DEMAND, in_txn ? txn.ncreates : 0);
                 break;
             case AM_TRACE_GC_COLLECT:
                 if (cosim_collect(cs, top->trace_seq_o, top->trace_ref_o, top->trace_beh_o,

@@ -284,9 +284,14 @@ TEST(abort_leaves_no_trace)
     CHECK_EQ(f.faults[0].len, 3);
     CHECK_EQ(f.faults[0].msg[2], 30);
     CHECK(am_last_fault(f.rt) != NULL);
-    /* the allocator was restored: the next actor gets the slot the aborted
-     * CREATE had, and the machine continues */
-    CHECK_EQ(spawn(&f, B_ECHO), 0x00010002u);
+    /* the free stack was restored; the never-used slot the aborted CREATE
+     * took (slot 2) stays used, dead with the generation it was given: the
+     * next actor gets slot 3, and slot 2 comes back after a collection at
+     * generation 2 -- the aborted reference 0x00010002 names no actor */
+    CHECK_EQ(spawn(&f, B_ECHO), 0x00010003u);
+    CHECK_EQ(am_gc(f.rt), 0);
+    CHECK_EQ(spawn(&f, B_ECHO), 0x00020002u);
+    CHECK_EQ(am_inject(f.rt, 0x00010002u, 0, NULL), AM_E_BAD_REF);
     am_rt_free(f.rt);
 }
 
@@ -794,7 +799,7 @@ TEST(fault_record_names_operation_and_value)
     /* DEAD_TARGET: the dispatch, no value; a verdict (WATCHDOG): the run */
     am_word none = 0;
     CHECK_EQ(am_inject(f.rt, o, 1, &none), AM_OK);
-    CHECK_EQ(am_step_abort(f.rt, AM_FAULT_WATCHDOG), AM_OK);
+    CHECK_EQ(am_step_abort(f.rt, AM_FAULT_WATCHDOG, 0), AM_OK);
     CHECK_EQ(am_last_fault(f.rt)->op, AM_OP_RUN);
     CHECK_EQ(am_last_fault(f.rt)->value, 0);
     CHECK_EQ(am_run(f.rt, 0), AM_OK);

@@ -142,14 +142,15 @@ TEST(staged_effects_of_a_looping_behavior_stay_invisible)
     CHECK_EQ(g_faults[0].cause, AM_FAULT_WATCHDOG);
     am_get_counters(rt, &k1);
     CHECK_EQ(k1.live, k0.live);                     /* the create is gone */
-    CHECK_EQ(k1.free, k0.free);                     /* and its slot is free again */
+    CHECK_EQ(k1.free, k0.free - 1);                 /* its never-used slot stays used */
     am_word st[AM_MAX_STATE_WORDS];
     am_beh b;
     CHECK_EQ(am_peek(rt, s, &b, st), AM_OK);
     CHECK_EQ(b, (am_beh)B_STAGE_SPIN);              /* no become */
-    /* the next create gets the slot the aborted one had */
+    /* dead, with the generation the aborted CREATE gave it (the next
+     * collection frees it): the next create gets the slot after it */
     am_ref c = spawn(rt, B_COUNT);
-    CHECK_EQ(c & 0xffffu, (s & 0xffffu) + 1);
+    CHECK_EQ(c & 0xffffu, (s & 0xffffu) + 2);
     am_rt_free(rt);
 }
 
@@ -198,13 +199,30 @@ TEST(step_abort_gives_the_hardware_verdict_without_running)
     am_rt *rt = new_rt(0);                          /* off: a loop would hang */
     am_ref s = spawn(rt, B_SPIN);
     CHECK_EQ(am_inject(rt, s, 0, NULL), AM_OK);
-    CHECK_EQ(am_step_abort(rt, AM_FAULT_WATCHDOG), AM_OK);
+    CHECK_EQ(am_step_abort(rt, AM_FAULT_WATCHDOG, 0), AM_OK);
     CHECK_EQ(g_nfaults, 1);
     CHECK_EQ(g_faults[0].cause, AM_FAULT_WATCHDOG);
-    CHECK_EQ(am_step_abort(rt, AM_FAULT_WATCHDOG), AM_E_EMPTY);
+    CHECK_EQ(am_step_abort(rt, AM_FAULT_WATCHDOG, 0), AM_E_EMPTY);
     CHECK_EQ(am_inject(rt, s, 0, NULL), AM_OK);
-    CHECK_EQ(am_step_abort(rt, 0), AM_E_CONFIG);
-    CHECK_EQ(am_step_abort(rt, AM_FAULT_COUNT_), AM_E_CONFIG);
+    CHECK_EQ(am_step_abort(rt, 0, 0), AM_E_CONFIG);
+    CHECK_EQ(am_step_abort(rt, AM_FAULT_COUNT_, 0), AM_E_CONFIG);
+    CHECK_EQ(am_step_abort(rt, AM_FAULT_WATCHDOG, 5), AM_E_CONFIG);   /* more than MAX_CREATES */
+    /* the CREATEs the hardware made before its verdict take their slots,
+     * which the abort leaves dead at their new generations: the next
+     * actor gets the slot after them */
+    CHECK_EQ(am_step_abort(rt, AM_FAULT_STACK, 2), AM_OK);
+    CHECK_EQ(g_faults[1].cause, AM_FAULT_STACK);
+    CHECK_EQ(spawn(rt, B_COUNT) & 0xffffu, (s & 0xffffu) + 3);
+    /* a retried attempt the reference did not run: the slots its CREATEs
+     * took are left dead before the collection, which frees them */
+    CHECK_EQ(am_collect_on_demand(rt, 5), AM_E_CONFIG);
+    CHECK_EQ(am_collect_on_demand(rt, 1), AM_OK);
+    am_counters k;
+    am_get_counters(rt, &k);
+    CHECK_EQ(k.gc_runs, 1u);
+    /* the lowest freed slot first: 2, which the verdict's CREATE left dead
+     * at generation 1, comes back at 2 */
+    CHECK_EQ(spawn(rt, B_COUNT), 0x00020002u);
     am_rt_free(rt);
 }
 

@@ -1,7 +1,9 @@
 // tb_am_actor_table — self-checking bench for rtl/am_actor_table.v.
 // Directed: console meta after reset, bump allocation, table full, free
-// then LIFO reuse, snapshot/restore (abort) re-allocating the same slots in
-// the same order, generation bookkeeping (done here as the unit does it),
+// then LIFO reuse, snapshot/restore (abort) re-allocating the same stack
+// slots in the same order while a never-used slot an aborted allocation
+// took stays used (next is not put back), generation bookkeeping (done here
+// as the unit does it: an aborted slot keeps its new generation),
 // state RAM, the BECOME buffer in the meta RAM (its words read back, every
 // slot's meta word untouched), stack writes without a push (stk_we_i alone:
 // the stack and its top unchanged). Random: alloc/free/snap/restore/meta/
@@ -38,7 +40,7 @@ module tb_am_actor_table;
 
   integer errors = 0, seed = 1, it, j, k, cnt;
   // model
-  integer m_stk [0:63]; integer m_sp = 0, m_next = 1, s_sp = 0, s_next = 1, s_stk [0:63];
+  integer m_stk [0:63]; integer m_sp = 0, m_next = 1, s_sp = 0, s_stk [0:63];
   integer m_gen [0:15]; integer m_live [0:15];
   reg [31:0] m_st [0:127];
   task chk(input cond, input [8*48-1:0] what);
@@ -67,7 +69,9 @@ module tb_am_actor_table;
       chk(peek_fresh == (m_sp == 0), "peek_fresh");
       chk(next_o == m_next, "next");
       chk(free_o == m_sp + SLOTS - m_next, "free = stack + never used");
-      chk(free_snap_o == s_sp + SLOTS - s_next, "free at the snapshot");
+      // what a restore gives back: the stack as at the snapshot, the
+      // never-used slots as now
+      chk(free_snap_o == s_sp + SLOTS - m_next, "free at the snapshot");
       if (peek_ok) chk(peek_slot == (m_sp > 0 ? m_stk[m_sp-1] : m_next), "peek_slot");
     end
   endtask
@@ -100,8 +104,16 @@ module tb_am_actor_table;
       chk_peek;
     end
   endtask
-  task do_snap; begin snap = 1; @(negedge clk); snap = 0; s_sp = m_sp; s_next = m_next; for (k=0;k<64;k=k+1) s_stk[k]=m_stk[k]; end endtask
-  task do_restore; begin restore = 1; @(negedge clk); restore = 0; m_sp = s_sp; m_next = s_next; end endtask
+  task do_snap; begin snap = 1; @(negedge clk); snap = 0; s_sp = m_sp; for (k=0;k<64;k=k+1) s_stk[k]=m_stk[k]; end endtask
+  task do_restore; begin restore = 1; @(negedge clk); restore = 0; m_sp = s_sp; end endtask
+  // what the unit does at an abort for each slot it created: dead, with
+  // the generation the CREATE gave it
+  task do_unmake(input integer slot);
+    begin
+      m_live[slot] = 0;
+      meta_we = 1; meta_waddr = slot; meta_wdata = {16'd0, m_gen[slot][15:0]}; @(negedge clk); meta_we = 0;
+    end
+  endtask
   task chk_meta(input integer slot);
     begin
       meta_raddr = slot; @(negedge clk);
@@ -128,13 +140,14 @@ module tb_am_actor_table;
     // free 2 then 1: reuse LIFO 1 then 2, gens bumped to 2
     do_free(2); do_free(1); do_stk_write; do_stk_write; do_alloc(t0); do_alloc(t1);
     chk(t0 == 1 && t1 == 2 && m_gen[1] == 2 && m_gen[2] == 2, "LIFO reuse + gen");
-    // abort: snapshot, allocate 2 (stack + bump), restore, same slots again
-    do_free(3); do_snap; do_alloc(s0); do_alloc(s1); do_restore;
-    chk_peek; chk(peek_slot == s0, "restore returns first slot");
-    m_gen[s0] = m_gen[s0] - 1; if (s1 >= 4) m_gen[s1] = 0; else m_gen[s1] = m_gen[s1] - 1;
-    meta_we = 1; meta_waddr = s0; meta_wdata = {16'd0, m_gen[s0][15:0]}; @(negedge clk); meta_we = 0;
+    // abort: snapshot, allocate 2 (stack + bump), restore: the stack's slot
+    // comes again with the next generation, the bump slot stays used
+    do_free(3); do_snap; do_alloc(s0); do_alloc(s1); do_unmake(s0); do_unmake(s1); do_restore;
+    chk_peek; chk(peek_slot == s0, "restore returns the stack's slot");
+    chk_meta(s1); chk(meta_used && !meta_rdata[16] && meta_rdata[15:0] == 1, "the bump slot stays used, dead, generation 1");
     do_snap;
-    do_alloc(t0); do_alloc(t1); chk(t0 == s0 && t1 == s1, "same slots after restore");
+    do_alloc(t0); do_alloc(t1);
+    chk(t0 == s0 && t1 == s1 + 1 && m_gen[t0] == 3, "after a restore: the stack's slot at its next generation, then a fresh one");
     // fill the table, then full
     while (m_next < SLOTS) do_alloc(s0);
     chk_peek; chk(!peek_ok, "table full");
@@ -162,9 +175,7 @@ module tb_am_actor_table;
         // restore only makes sense with no frees since the snapshot: model it the unit's way
         // (frees happen only outside transactions) -> emulate by snapshotting first
         do_snap; cnt = {$random(seed)} % 3;
-        for (k = 0; k < cnt; k = k + 1) begin chk_peek; if (peek_ok) begin do_alloc(t0); m_live[t0] = 0;
-          m_gen[t0] = (m_gen[t0] == 1) ? 0 : m_gen[t0] - 1;  // abort restores the gen (unit's job)
-          meta_we = 1; meta_waddr = t0; meta_wdata = {16'd0, m_gen[t0][15:0]}; @(negedge clk); meta_we = 0; end end
+        for (k = 0; k < cnt; k = k + 1) begin chk_peek; if (peek_ok) begin do_alloc(t0); do_unmake(t0); end end
         do_restore;
       end else if (j == 6) bw_check(1 + {$random(seed)} % 4);
       else begin

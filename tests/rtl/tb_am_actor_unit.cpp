@@ -199,7 +199,7 @@ struct Model {
   bool run = false;
   // current transaction
   bool open = false; Ev cur; uint32_t self_beh; int self_slot;
-  std::vector<int> snap_stk; int snap_next;
+  std::vector<int> snap_stk;
   unsigned cause, fop; uint32_t code, fval;
   struct Cre { int slot; uint16_t gen; uint32_t beh; unsigned n; uint32_t w[8]; };
   std::vector<Cre> cre; std::vector<Ev> sends;
@@ -262,7 +262,7 @@ struct Model {
       cur = q.front(); q.pop_front(); seq++;
       if (left) left--;
       retried = fresh; fresh = false;
-      snap_stk = stk; snap_next = next;
+      snap_stk = stk;
       cause = 0; code = 0; fop = 0; fval = 0; cre.clear(); sends.clear(); bec = false;
       sdirty = 0; fwd_set = 0; from_reg = 0;
       Rec d = rec(1); d.ref = cur.target; d.len = cur.n;
@@ -345,11 +345,18 @@ struct Model {
     end(cause == 0);
   }
   unsigned hist[16] = {0};
+  // an abort's (or a retry's) allocator: the free stack as at dispatch;
+  // the created slots dead with the generation their CREATE gave them, a
+  // never-used one among them used from now on (next is not put back)
+  void undo_creates() {
+    stk = snap_stk;
+    for (auto &c : cre) { t[c.slot].gen = c.gen; t[c.slot].live = false; }
+  }
   void end(bool ok) {
     if (!ok && cause == 8 && !retried && gc_on()) {
       // a retry (docs/gc.md): no record; the event back at the head, its
       // sequence number back; a collection on demand, then the same event
-      stk = snap_stk; next = snap_next;
+      undo_creates();
       q.push_front(cur); seq--; retries++;
       open = false;
       gc(true);
@@ -379,7 +386,7 @@ struct Model {
       commits++;
     } else {
       r.cause = cause; r.code = code; r.op = fop; r.value = fval;
-      stk = snap_stk; next = snap_next; aborts++;
+      undo_creates(); aborts++;
     }
     want.push_back(r);
     open = false;
@@ -1254,8 +1261,9 @@ int main(int argc, char **argv) {
     read_event();
     CHECK(M.next == next0 && M.q.size() == q0 + 0 || true, "model");
     CHECK(((rd(STATUS) >> 16) & 31) == 2, "LAST_CAUSE BAD_REF");
-    // the slot the aborted CREATE took is allocated again, same ref
-    if (M.open) { uint32_t c2 = op_create(3, 0); CHECK(c2 == c, "same ref after abort %08x %08x", c2, c); wr(COMMIT, 0); M.commit(); }
+    // the aborted CREATE's reference names no later actor: the next CREATE
+    // gets another (its slot's next generation, or a fresh slot)
+    if (M.open) { uint32_t c2 = op_create(3, 0); CHECK(c2 != c, "another ref after abort %08x %08x", c2, c); wr(COMMIT, 0); M.commit(); }
     read_event();
   }
   check_trace("abort");

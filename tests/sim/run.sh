@@ -187,6 +187,16 @@ if grep -q "0 divergences" "$log" && [ "$w" -eq 4 ] && grep -q "the machine went
   ok "stack: a large frame, a deep recursion, a frame that wraps below 0 and a store beside the unit abort with STACK in lockstep; the machine goes on"
 else bad "stack" "expected 4 STACK faults and 0 divergences (see $log)"; fi
 
+# The reference an aborted CREATE returned names no later actor, though a
+# fault record carried it out (am_fail's code, a SEND's value): the sends
+# to it are BAD_REF, on both sides alike (prog_stale.c)
+log=$OUT/stale-abort-console.log
+"$SIM" stale-abort > "$log" 2>&1
+if grep -q "0 divergences" "$log" && [ "$(grep -c "^stale: BAD_REF for the reference a fault record carried" "$log")" -eq 2 ] \
+   && grep -q "the worker keeps two actors" "$log" && ! grep -q "a kept actor got a message" "$log"; then
+  ok "stale-abort: references of aborted CREATEs carried by fault records are BAD_REF, in lockstep"
+else bad "stale-abort" "expected 2 BAD_REF lines, no kept actor reached, 0 divergences (see $log)"; fi
+
 # Fault records that explain (issue #30): the console, the fault handler,
 # prints each record's operation and offending value from F_OP / F_VALUE --
 # the same lines as am-run's (tests/host/flags.sh), in lockstep (the trace
