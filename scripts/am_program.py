@@ -89,12 +89,17 @@ def rel(path):
     return os.path.relpath(a, root) if a.startswith(root + os.sep) else a
 
 
+MARK = "__am_program_entry__ "
+
+
 def preprocess(d, cc):
     """The two lists as the compiler sees them, with file:line of each entry."""
-    src = ("#define AM_BEHAVIOR(NAME, fn) @beh NAME fn\n"
+    # each entry is marked with a word no list's line has (a program's
+    # name may hold any character, and gets its own message below)
+    src = ("#define AM_BEHAVIOR(NAME, fn) " + MARK + "beh NAME fn\n"
            "#include \"behaviors_all.def\"\n"
            "#undef AM_BEHAVIOR\n"
-           "#define AM_DEMO(name, boot, what) @prog name boot\n"
+           "#define AM_DEMO(name, boot, what) " + MARK + "prog name boot\n"
            "#include \"programs.def\"\n")
     r = subprocess.run([cc, "-E", "-x", "c", "-I", d, "-I", os.path.join(ROOT, "lib"),
                         "-I", os.path.join(ROOT, "include"), "-"],
@@ -112,7 +117,7 @@ def preprocess(d, cc):
         if m:
             line, fname = int(m.group(1)), m.group(2)
             continue
-        for part in raw.split("@")[1:]:
+        for part in raw.split(MARK)[1:]:
             w = part.split()
             entries.append((w[0], w[1:], "%s:%d" % (rel(fname), line)))
         line += 1
@@ -138,7 +143,10 @@ def manifest(d, out, cc):
     progs = []
     for kind, args, where in preprocess(d, cc):
         if kind == "beh":
-            name, fn = args[0].rstrip(","), args[1] if len(args) > 1 else "?"
+            if len(args) != 2 or not all(re.match(r"^[A-Za-z_]\w*$", a) for a in args):
+                raise Fail("%s: AM_BEHAVIOR(NAME, function): a name and a C function, one "
+                           "identifier each" % where)
+            name, fn = args
             for n, f, w in behs:
                 if n == name:
                     raise Fail("%s: behavior %s is already defined at %s%s" % (
@@ -160,6 +168,10 @@ def manifest(d, out, cc):
                 if n == name:
                     raise Fail("%s: a second program named '%s' (the first is at %s)" % (where, name, w))
             ids = [i for i, b in enumerate(behs) if "AMB_" + b[0] == boot]
+            if ids and ids[0] < len(BUILTINS):
+                raise Fail("%s: program '%s': boot behavior %s is a built-in one (the console, "
+                           "the sink, the ask's proxy): a program starts with one of the folder's "
+                           "or the library's" % (where, name, boot))
             if not ids:
                 raise Fail("%s: program '%s': boot behavior %s is not in behaviors.def "
                            "or the library's list" % (where, name, boot))

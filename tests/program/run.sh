@@ -208,6 +208,12 @@ mkfolder "$TMP/onearg" 'AM_BEHAVIOR(X_BOOT)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
 expect_error "a behavior line with one argument" "$TMP/onearg" "onearg/behaviors.def:1:[0-9]+: error: macro \"AM_BEHAVIOR\" requires 2 arguments"
 mkfolder "$TMP/fourargs" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x", 5)\n'
 expect_error "a program line with four arguments" "$TMP/fourargs" "fourargs/programs.def:1:[0-9]+: error: macro \"AM_DEMO\" passed 4 arguments"
+mkfolder "$TMP/builtin" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_CONSOLE, "x")\n'
+expect_error "a built-in boot behavior" "$TMP/builtin" "builtin/programs.def:1: program 'x': boot behavior AMB_CONSOLE is a built-in one"
+mkfolder "$TMP/at" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("a@b", AMB_X_BOOT, "x")\n'
+expect_error "a program name with an @" "$TMP/at" "at/programs.def:1: program name 'a@b': use letters, digits and \. _ \+ -"
+mkfolder "$TMP/twowords" 'AM_BEHAVIOR(X BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
+expect_error "a behavior name of two words" "$TMP/twowords" "twowords/behaviors.def:1: AM_BEHAVIOR\(NAME, function\): a name and a C function, one identifier each"
 mkfolder "$TMP/manybeh" "$(for i in $(seq 1 230); do printf 'AM_BEHAVIOR(X_%d, x_%d)\\n' "$i" "$i"; done)" 'AM_DEMO("x", AMB_X_1, "x")\n'
 expect_error "more behaviors than the machine's ids" "$TMP/manybeh" "manybeh/behaviors.def:227: behavior X_227 is the 257th: the machine's behavior ids have 8 bits \(BEH_W\), so a program has at most 256 behaviors"
 
