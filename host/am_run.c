@@ -23,18 +23,20 @@
  * serving when the queue drains, until a host asks it to shut down or it
  * gets SIGINT or SIGTERM (exit 0).
  */
+#define _XOPEN_SOURCE 700   /* sigaction, sigaltstack */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "am_link_target.h"
 #include "am_progset.h"
 #include "am_rt.h"
 
 /* Exit status, the same as am-sim's (sim/am_sim_main.cpp). */
-enum { EXIT_RAN = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_STOPPED = 3 };
+enum { EXIT_RAN = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_STOPPED = 3, EXIT_CRASHED = 4 };
 
 static void usage(FILE *f)
 {
@@ -71,7 +73,8 @@ static void usage(FILE *f)
         "                     it keeps a second server off PATH while this one runs\n"
         "  --link-socket PATH the same on a Unix socket at PATH (am-link --connect PATH)\n"
         "exit status: 0 the queue drained, 1 a runtime error, 2 a usage error (option,\n"
-        "program name, file), 3 stopped: the --max budget ran out\n");
+        "program name, file), 3 stopped: the --max budget ran out, 4 a behavior crashed\n"
+        "the host process (a wild pointer, the host's stack, a division by zero)\n");
 }
 
 static const am_progset *g_set;   /* the program's set: names in fault records */
@@ -95,6 +98,48 @@ static void print_counters(const char *name, am_rt *rt)
     printf("[%s] gc: runs=%llu reclaimed=%llu live-after-gc-max=%u free=%u\n", name,
            (unsigned long long)c.gc_runs, (unsigned long long)c.gc_reclaimed,
            (unsigned)c.gc_live_max, (unsigned)c.free);
+}
+
+/* A behavior's C code can crash the host process, where the machine has
+ * checks (a wild access is TRAP_BUS, a stack overflow STACK) or no trap at
+ * all (RISC-V divides by zero). The runtime cannot undo such a crash, so
+ * am-run says what happened, in one line, and exits with EXIT_CRASHED
+ * (docs/semantics.md, "Stack"; docs/faults.md). The lines are made before
+ * the run, for write(). What the console printed before is flushed first:
+ * fflush is not async-signal-safe, but the crash comes from a behavior's
+ * code, never from inside stdio. */
+static char g_crash_msg[4][240];
+static const int g_crash_sig[4] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+static void on_crash(int sig)
+{
+    fflush(stdout);
+    for (int i = 0; i < 4; i++)
+        if (sig == g_crash_sig[i]) {
+            ssize_t w = write(STDERR_FILENO, g_crash_msg[i], strlen(g_crash_msg[i]));
+            (void)w;
+        }
+    _exit(EXIT_CRASHED);
+}
+static void catch_crashes(const char *name)
+{
+    static const char *why[4] = {
+        "SIGSEGV: a wild pointer, or a stack deeper than the host's",
+        "SIGBUS: a wild pointer", "SIGFPE: an integer division by zero or overflow",
+        "SIGILL: an illegal instruction" };
+    static char alt[1 << 16];   /* the handler's stack: the host's own may be the one used up */
+    stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0 };
+    sigaltstack(&ss, NULL);
+    for (int i = 0; i < 4; i++) {
+        snprintf(g_crash_msg[i], sizeof g_crash_msg[i],
+                 "\nam-run: %s: a behavior crashed the host process (%s): a bug in the "
+                 "program's C code, which the runtime cannot undo (exit %d)\n", name, why[i],
+                 EXIT_CRASHED);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_crash;
+        sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+        sigaction(g_crash_sig[i], &sa, NULL);
+    }
 }
 
 static volatile sig_atomic_t g_stop;
@@ -258,6 +303,7 @@ int main(int argc, char **argv)
         cfg.trace = trace;
     }
 
+    catch_crashes(d->name);
     if (link_path) {
         int rc = run_link(&cfg, set, d, arg, link_path, link_socket, quiet);
         if (trace && trace != stderr) fclose(trace);

@@ -170,6 +170,36 @@ out=$(mk sim-run PROGRAM="$hello" NAME=hello 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "0 divergences" <<< "$out"; then ok "make sim-run after a source was deleted rebuilds both and runs"
 else bad "make sim-run after a deleted source" "exit $rc: $(tail -3 <<< "$out")"; fi
 
+# ---- a behavior that crashes the host process: one line, exit 4, the console kept -----
+crash=$TMP/crash
+mkdir -p "$crash"
+cat > "$crash/crash.c" <<'EOF'
+#include "am.h"
+#include "behaviors.h"
+void crash_boot(am_ctx *ctx)
+{
+    am_print(ctx, "crash: before\n");
+    AM_SEND(ctx, am_create(ctx, AMB_CRASH_STEP, 0, 0), am_msg_len(ctx) ? am_msg(ctx, 0) : 1);
+}
+/* [1]: a store through a null pointer; [N]: 10 / (N - 2) */
+void crash_step(am_ctx *ctx)
+{
+    volatile am_word n = am_msg(ctx, 0);
+    if (n == 1) *(volatile am_word *)(unsigned long)(n - 1) = 1;
+    am_print_uint(ctx, 10 / (n - 2));
+}
+EOF
+printf 'AM_BEHAVIOR(CRASH_BOOT, crash_boot)\nAM_BEHAVIOR(CRASH_STEP, crash_step)\n' > "$crash/behaviors.def"
+printf 'AM_DEMO("crash", AMB_CRASH_BOOT, "crashes the host process")\n' > "$crash/programs.def"
+for way in "1|SIGSEGV: a wild pointer" "2|SIGFPE: an integer division by zero"; do
+  arg=${way%%|*} want=${way#*|}
+  out=$(mk run PROGRAM="$crash" NAME=crash ARGS="--arg $arg" 2>&1)
+  if grep -q "^am-run: crash: a behavior crashed the host process ($want" <<< "$out" \
+     && grep -q "^crash: before" <<< "$out" && grep -q "Error 4" <<< "$out"; then
+    ok "a behavior that crashes the host ($want): one line, exit 4, the console before it kept"
+  else bad "a behavior that crashes the host ($want)" "$(tail -3 <<< "$out")"; fi
+done
+
 # ---- bad folders: one line naming the file (and line), a non-zero exit -------------
 expect_error() {   # NAME FOLDER PATTERN [TARGET]
   local what=$1 d=$2 pat=$3 target=${4:-run} out rc
