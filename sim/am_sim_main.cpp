@@ -9,7 +9,8 @@
 //
 // Exit status: 0 all transactions matched and the run ended cleanly, 1 a
 // divergence (report on stderr), 2 a usage error, 3 the cycle budget ran out,
-// the firmware halted abnormally, or an image lockstep cannot follow ran.
+// the firmware halted abnormally, or an image lockstep cannot follow ran, 4
+// a behavior crashed the host process in the reference runtime.
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -112,7 +113,8 @@ void usage(FILE *f)
         "divergence (report on stderr), 2 a usage error (option, program name, file,\n"
         "image), 3 stopped: the --max-cycles budget ran out, the firmware halted\n"
         "abnormally, or an image loaded over the link whose behaviors this simulator\n"
-        "lacks ran (no divergence)\n");
+        "lacks ran (no divergence), 4 a behavior crashed the host process in the\n"
+        "reference runtime (a wild pointer, the host's stack, a division by zero)\n");
 }
 
 // The numeric options: where each goes and its range.
@@ -467,6 +469,48 @@ struct LinkPort {
 volatile sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
 
+// A behavior's C code can crash the host process when the reference runs
+// it (a division by zero, which RISC-V does not trap; a wild pointer the
+// hardware reports before the reference runs anything is the hardware's
+// verdict instead): one line, as am-run's (host/am_run.c), and exit 4. The
+// lines are made before the run, for write(); the console is flushed first
+// (the crash comes from a behavior's code, never from inside stdio).
+char g_crash_msg[4][256];
+const int g_crash_sig[4] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+void on_crash(int sig)
+{
+    std::fflush(stdout);
+    for (int i = 0; i < 4; i++)
+        if (sig == g_crash_sig[i]) {
+            ssize_t w = write(STDERR_FILENO, g_crash_msg[i], std::strlen(g_crash_msg[i]));
+            (void)w;
+        }
+    _exit(4);
+}
+void catch_crashes(const char *name)
+{
+    static const char *why[4] = {
+        "SIGSEGV: a wild pointer, or a stack deeper than the host's",
+        "SIGBUS: a wild pointer", "SIGFPE: an integer division by zero or overflow",
+        "SIGILL: an illegal instruction" };
+    static char alt[1 << 16];
+    stack_t ss;
+    ss.ss_sp = alt;
+    ss.ss_size = sizeof alt;
+    ss.ss_flags = 0;
+    sigaltstack(&ss, nullptr);
+    for (int i = 0; i < 4; i++) {
+        std::snprintf(g_crash_msg[i], sizeof g_crash_msg[i],
+                      "\nam-sim: %s: a behavior crashed the host process in the reference runtime "
+                      "(%s): a bug in the program's C code (exit 4)\n", name, why[i]);
+        struct sigaction sa;
+        std::memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_crash;
+        sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+        sigaction(g_crash_sig[i], &sa, nullptr);
+    }
+}
+
 // The program set whose behavior table an image header names (an image
 // loaded over the link): its hash, its count and its sources.
 const am_progset *set_of_header(const uint32_t *w)
@@ -614,6 +658,7 @@ int main(int argc, char **argv)
     cfg.link = link_path != nullptr;   // the console and proxies frame their output
     cosim *cs = cosim_new(&cfg, prog->boot, (am_word)arg, trace_out);
     if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
+    catch_crashes(prog->name);
     cosim_test_forget(cs, forget);
 
     std::string prog_name = name;

@@ -199,6 +199,19 @@ for way in "1|SIGSEGV: a wild pointer" "2|SIGFPE: an integer division by zero"; 
     ok "a behavior that crashes the host ($want): one line, exit 4, the console before it kept"
   else bad "a behavior that crashes the host ($want)" "$(tail -3 <<< "$out")"; fi
 done
+# in lockstep the null store is the stack guard's (address 0 is the image):
+# the hardware's STACK verdict, which the reference takes without running
+# the behavior; the division by zero commits on RISC-V and crashes the
+# reference, which am-sim reports as am-run does
+out=$(mk sim-run PROGRAM="$crash" NAME=crash ARGS="--arg 1" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "0 divergences" <<< "$out" && grep -q "^fault: STACK" <<< "$out"; then
+  ok "in lockstep a null store is STACK, the hardware's verdict"
+else bad "sim-run of a null store" "exit $rc: $(tail -3 <<< "$out")"; fi
+out=$(mk sim-run PROGRAM="$crash" NAME=crash ARGS="--arg 2" 2>&1)
+if grep -q "^am-sim: crash: a behavior crashed the host process in the reference runtime (SIGFPE" <<< "$out" \
+   && grep -q "Error 4" <<< "$out"; then
+  ok "a division by zero that crashes the reference: am-sim's one line, exit 4"
+else bad "sim-run of a division by zero" "$(tail -3 <<< "$out")"; fi
 
 # ---- bad folders: one line naming the file (and line), a non-zero exit -------------
 expect_error() {   # NAME FOLDER PATTERN [TARGET]
