@@ -23,14 +23,13 @@
  * serving when the queue drains, until a host asks it to shut down or it
  * gets SIGINT or SIGTERM (exit 0).
  */
-#define _XOPEN_SOURCE 700   /* sigaction, sigaltstack */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "am_crash.h"
 #include "am_link_target.h"
 #include "am_progset.h"
 #include "am_rt.h"
@@ -98,48 +97,6 @@ static void print_counters(const char *name, am_rt *rt)
     printf("[%s] gc: runs=%llu reclaimed=%llu live-after-gc-max=%u free=%u\n", name,
            (unsigned long long)c.gc_runs, (unsigned long long)c.gc_reclaimed,
            (unsigned)c.gc_live_max, (unsigned)c.free);
-}
-
-/* A behavior's C code can crash the host process, where the machine has
- * checks (a wild access is TRAP_BUS, a stack overflow STACK) or no trap at
- * all (RISC-V divides by zero). The runtime cannot undo such a crash, so
- * am-run says what happened, in one line, and exits with EXIT_CRASHED
- * (docs/semantics.md, "Stack"; docs/faults.md). The lines are made before
- * the run, for write(). What the console printed before is flushed first:
- * fflush is not async-signal-safe, but the crash comes from a behavior's
- * code, never from inside stdio. */
-static char g_crash_msg[4][240];
-static const int g_crash_sig[4] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
-static void on_crash(int sig)
-{
-    fflush(stdout);
-    for (int i = 0; i < 4; i++)
-        if (sig == g_crash_sig[i]) {
-            ssize_t w = write(STDERR_FILENO, g_crash_msg[i], strlen(g_crash_msg[i]));
-            (void)w;
-        }
-    _exit(EXIT_CRASHED);
-}
-static void catch_crashes(const char *name)
-{
-    static const char *why[4] = {
-        "SIGSEGV: a wild pointer, or a stack deeper than the host's",
-        "SIGBUS: a wild pointer", "SIGFPE: an integer division by zero or overflow",
-        "SIGILL: an illegal instruction" };
-    static char alt[1 << 16];   /* the handler's stack: the host's own may be the one used up */
-    stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0 };
-    sigaltstack(&ss, NULL);
-    for (int i = 0; i < 4; i++) {
-        snprintf(g_crash_msg[i], sizeof g_crash_msg[i],
-                 "\nam-run: %s: a behavior crashed the host process (%s): a bug in the "
-                 "program's C code, which the runtime cannot undo (exit %d)\n", name, why[i],
-                 EXIT_CRASHED);
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_crash;
-        sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
-        sigaction(g_crash_sig[i], &sa, NULL);
-    }
 }
 
 static volatile sig_atomic_t g_stop;
@@ -303,7 +260,7 @@ int main(int argc, char **argv)
         cfg.trace = trace;
     }
 
-    catch_crashes(d->name);
+    am_crash_report("am-run", d->name, "", EXIT_CRASHED);   /* docs/semantics.md, "Stack" */
     if (link_path) {
         int rc = run_link(&cfg, set, d, arg, link_path, link_socket, quiet);
         if (trace && trace != stderr) fclose(trace);

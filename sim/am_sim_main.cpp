@@ -32,6 +32,7 @@
 #include "verilated_fst_c.h"
 
 #include "am_cosim.h"
+#include "am_crash.h"
 #include "am_iface.h"
 #include "am_progset.h"
 extern "C" {
@@ -469,48 +470,6 @@ struct LinkPort {
 volatile sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
 
-// A behavior's C code can crash the host process when the reference runs
-// it (a division by zero, which RISC-V does not trap; a wild pointer the
-// hardware reports before the reference runs anything is the hardware's
-// verdict instead): one line, as am-run's (host/am_run.c), and exit 4. The
-// lines are made before the run, for write(); the console is flushed first
-// (the crash comes from a behavior's code, never from inside stdio).
-char g_crash_msg[4][256];
-const int g_crash_sig[4] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
-void on_crash(int sig)
-{
-    std::fflush(stdout);
-    for (int i = 0; i < 4; i++)
-        if (sig == g_crash_sig[i]) {
-            ssize_t w = write(STDERR_FILENO, g_crash_msg[i], std::strlen(g_crash_msg[i]));
-            (void)w;
-        }
-    _exit(4);
-}
-void catch_crashes(const char *name)
-{
-    static const char *why[4] = {
-        "SIGSEGV: a wild pointer, or a stack deeper than the host's",
-        "SIGBUS: a wild pointer", "SIGFPE: an integer division by zero or overflow",
-        "SIGILL: an illegal instruction" };
-    static char alt[1 << 16];
-    stack_t ss;
-    ss.ss_sp = alt;
-    ss.ss_size = sizeof alt;
-    ss.ss_flags = 0;
-    sigaltstack(&ss, nullptr);
-    for (int i = 0; i < 4; i++) {
-        std::snprintf(g_crash_msg[i], sizeof g_crash_msg[i],
-                      "\nam-sim: %s: a behavior crashed the host process in the reference runtime "
-                      "(%s): a bug in the program's C code (exit 4)\n", name, why[i]);
-        struct sigaction sa;
-        std::memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_crash;
-        sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
-        sigaction(g_crash_sig[i], &sa, nullptr);
-    }
-}
-
 // The program set whose behavior table an image header names (an image
 // loaded over the link): its hash, its count and its sources.
 const am_progset *set_of_header(const uint32_t *w)
@@ -658,7 +617,8 @@ int main(int argc, char **argv)
     cfg.link = link_path != nullptr;   // the console and proxies frame their output
     cosim *cs = cosim_new(&cfg, prog->boot, (am_word)arg, trace_out);
     if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
-    catch_crashes(prog->name);
+    // a division by zero, which the RISC-V core commits, crashes the reference
+    am_crash_report("am-sim", prog->name, " in the reference runtime", 4);
     cosim_test_forget(cs, forget);
 
     std::string prog_name = name;
