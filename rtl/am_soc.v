@@ -48,6 +48,16 @@
 // space, where nothing but the unit's 1 KiB window is mapped: a store there,
 // outside the window, is stopped the same way (STACK, as in lockstep the
 // reference runtime takes it), whatever STACK_LIMIT is.
+// Privilege: the UART, SYS and the actor unit's firmware-only writes
+// (FW/FRW in include/am_iface.def: CTRL, BEH_COUNT, WATCHDOG, FAULT_HANDLER,
+// GC_LOW, GC_PERIOD, COMMIT, FREE, INJECT, SPAWN, UNPIN, COLLECT) are the
+// firmware's. While a program's behavior runs -- from the dispatch point's
+// answer with a behavior id past the built-in ones to the next answer or
+// restart -- such an access is a bus error (TRAP_BUS for the behavior's
+// transaction), so no behavior can switch off the watchdog, stop the
+// machine, halt it, or talk over the host link. The built-in behaviors
+// (the console, the link's ask proxy) are the firmware's and keep the
+// UART.
 // Reboot (the link's loader, docs/link.md "Loading"): a write of A to
 // SYS.REBOOT resets the core, the actor unit and the SYS registers --
 // everything but the RAM and the UART, whose receive FIFO keeps what the
@@ -200,8 +210,18 @@ module am_soc #(
   wire       la_go   = !trap && (la_read || la_write);        // mem_addr <= mem_la_addr
   wire       acc_d   = bus_on_d &&
                        (la_go || (mem_valid && !mem_ready));  // mem_valid next cycle
+  // privilege (see the header): a program's behavior runs (user_q), so
+  // the UART, SYS and the unit's firmware-only writes are not its: such an
+  // access is decoded as no device at all, a bus error
+  reg        user_q;
+  function automatic [4:0] allowed(input [4:0] rgn, input user, input write,
+                                   input [`AM_AU_AW-1:0] au_a);
+    allowed = {rgn[4], rgn[3] && !user, rgn[2] && !user,
+               rgn[1] && !(user && write && `AM_AU_FW_ONLY_AT(au_a)), rgn[0]};
+  endfunction
   reg  [4:0] rgn_q;
-  wire [4:0] rgn_d   = la_go ? region(la_addr[31:2]) : rgn_q;
+  wire [4:0] rgn_d   = la_go ? allowed(region(la_addr[31:2]), user_q, la_write,
+                                       la_addr[`AM_AU_AW+1:2]) : rgn_q;
   // the stack guard: a store into RAM below STACK_LIMIT (the RAM's word
   // address alone: region() tells that it is RAM), or into the upper half
   // outside the unit's window (a frame that wrapped below address 0)
@@ -299,7 +319,6 @@ module am_soc #(
   wire           dp_sel_beh, dp_sel_dev;
   wire [RAW-1:0] dp_beh_addr = dtab_q | {{(RAW-DPW+2){1'b0}}, dp_beh};
   wire [RAW-1:0] dp_addr = dp_sel_beh ? dp_beh_addr : dp_sel_dev ? dtab_dev_q : dtab_idle_q;
-  wire unused_dp_idx = ^dp_idx;   // (the same answer: its kind and dp_beh)
   wire [31:0] ram_rdata;
   // The answer: `jal x0, A - DISPATCH_PC` from the table's word A, the
   // address of a function. With DISPATCH_PC at 1 MiB and A below it the
@@ -352,6 +371,20 @@ module am_soc #(
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
     .trace_words_o(trace_words_o), .trace_cause_o(trace_cause_o), .trace_code_o(trace_code_o),
     .trace_op_o(trace_op_o), .trace_value_o(trace_value_o));
+
+  // ---- privilege (see the header) ---------------------------------------------
+  // The dispatch point's answer says who runs next: a program's behavior
+  // (an id past the built-in ones) makes user_q 1, the built-in behaviors
+  // (the console, the sink, the link's ask proxy: the firmware's code),
+  // the device routine and IDLE make it 0. A restart makes it 0: the
+  // firmware's restart path reads SYS to abort the transaction. It changes
+  // only while the core waits at the dispatch point or is held in reset,
+  // so no access sees it change between its decode and its end.
+  always @(posedge clk_i) begin
+    if (!rst_n || cpu_rst_q) user_q <= 1'b0;
+    else if (dp_rd) user_q <= dp_idx[DPW-1:DPW-2] == 2'b00 &&
+                              dp_idx[DPW-3:0] >= `AM_DEFAULT_BEH_COUNT_RESET;
+  end
 
   // SYS registers and the bus-error responder complete at once.
   reg [31:0] sys_rdata;
@@ -422,9 +455,10 @@ module am_soc #(
       wire ready_now = sel_ram || (sel_dp && dp_rd_q) || (sel_au && au_ready) ||
                        (sel_urt && urt_ready) || sel_sys || sel_err;
       always @(posedge clk_i) begin
-        if (rst_n && mem_valid && rgn_q != region(mem_addr[31:2])) begin
-          $display("am_soc: region flags %b, but mem_addr %08x is in %b", rgn_q, mem_addr,
-                   region(mem_addr[31:2]));
+        if (rst_n && mem_valid && rgn_q != allowed(region(mem_addr[31:2]), user_q, we,
+                                                   mem_addr[`AM_AU_AW+1:2])) begin
+          $display("am_soc: region flags %b, but mem_addr %08x is in %b (user %0d)", rgn_q,
+                   mem_addr, region(mem_addr[31:2]), user_q);
           $stop;
         end
         if (rst_n && mem_ready != ready_now) begin

@@ -96,6 +96,12 @@ def layout_width(fields):
     return lin_add(fields[-1][1], fields[-1][2])
 
 
+# a register's access, as the docs' R/W column shows it; FW and FRW: the
+# write is the firmware's alone (a program's behavior gets TRAP_BUS)
+ACCESS = {"R": "R", "W": "W", "RW": "RW", "R / W": "R / W",
+          "FW": "W (firmware)", "FRW": "R, W (firmware)"}
+
+
 def regs(t, blk):
     """(name, byte offset, words, index letter, access, cycles, meaning), in table order"""
     out = []
@@ -126,6 +132,8 @@ def check(t, path):
     for blk, (base, bits, *_) in bl.items():
         used = {}
         for name, off, words, _, acc, _, _ in regs(t, blk):
+            if acc not in ACCESS:
+                errs.append(f"{blk}_{name}: access {acc!r} is not one of {', '.join(ACCESS)}")
             if off % 4:
                 errs.append(f"{blk}_{name}: offset {off:#x} is not word-aligned")
             if words & (words - 1) or off % (4 * words):
@@ -183,6 +191,10 @@ def vh(t):
             else:
                 hw = aw - lo
                 o.append(f"`define AM_{blk}_{name}_AT(a) (a[{aw - 1}:{lo}] == {hw}'h{w >> lo:x})")
+        fw_only = [f"`AM_{blk}_{name}_AT(a)" for name, _, _, _, acc, _, _ in regs(t, blk)
+                   if acc in ("FW", "FRW")]
+        if fw_only:
+            o.append(f"`define AM_{blk}_FW_ONLY_AT(a) (" + " || ".join(fw_only) + ")")
         for _, a in t["WALIAS"]:
             if a[0] == blk:
                 o.append(f"`define AM_{blk}_{a[1]} `AM_{blk}_{a[2]}")
@@ -242,7 +254,7 @@ def reg_rows(t, blk):
         if doc:
             meaning = f"{meaning}: {doc}" if meaning and len(fields[name]) == 1 else \
                       (f"{meaning}; {doc}" if meaning else doc)
-        rows.append((o, n, acc, meaning, cyc))
+        rows.append((o, n, ACCESS[acc], meaning, cyc))
     return rows
 
 

@@ -34,6 +34,9 @@ TEST(faults_program_every_class_in_order)
         AM_FAULT_TRAP_MISALIGNED, AM_FAULT_TRAP_MISALIGNED, AM_FAULT_TRAP_MISALIGNED,
         AM_FAULT_TRAP_ILLEGAL, AM_FAULT_TRAP_EBREAK, AM_FAULT_TRAP_MISALIGNED,
         AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS,
+        /* the firmware's registers and devices, then the watchdog again */
+        AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS,
+        AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_WATCHDOG,
     };
     /* the operation that failed and the offending value (ANY: the victim's
      * created actor, SELF_NEXT: the victim's reference, next generation) */
@@ -47,6 +50,8 @@ TEST(faults_program_every_class_in_order)
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
+        { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
+        { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_RUN, 0 },
     };
     am_rt *rt;
     am_counters c = run("faults", &rt);

@@ -70,6 +70,14 @@ void prog_faults_victim(am_ctx *ctx)
     case FAULTS_OP_MIS_BRANCH_FAR: prog_trap_way(ctx, PROG_TRAP_MIS_BRANCH_FAR); break;
     case FAULTS_OP_DP_LOAD:       prog_trap_way(ctx, PROG_TRAP_DP_LOAD); break;
     case FAULTS_OP_DP_STORE:      prog_trap_way(ctx, PROG_TRAP_DP_STORE); break;
+    case FAULTS_OP_FW_WATCHDOG:   prog_trap_way(ctx, PROG_TRAP_FW_WATCHDOG); break;
+    case FAULTS_OP_FW_CTRL:       prog_trap_way(ctx, PROG_TRAP_FW_CTRL); break;
+    case FAULTS_OP_FW_HANDLER:    prog_trap_way(ctx, PROG_TRAP_FW_HANDLER); break;
+    case FAULTS_OP_FW_COMMIT:     prog_trap_way(ctx, PROG_TRAP_FW_COMMIT); break;
+    case FAULTS_OP_SYS_HALT:      prog_trap_way(ctx, PROG_TRAP_SYS_HALT); break;
+    case FAULTS_OP_UART_TX:       prog_trap_way(ctx, PROG_TRAP_UART_TX); break;
+    case FAULTS_OP_UART_RX:       prog_trap_way(ctx, PROG_TRAP_UART_RX); break;
+    case FAULTS_OP_WATCHDOG_AGAIN: prog_trap(ctx, AM_FAULT_WATCHDOG); break;
     default:
         /* FAULTS_OP_NONE: a created victim's own message; commit quietly */
         return;

@@ -35,7 +35,16 @@ enum {
     FAULTS_OP_MIS_BRANCH_FAR,/* TRAP_MISALIGNED: a taken branch to pc + 10, a nop after it */
     FAULTS_OP_DP_LOAD,      /* TRAP_BUS: a load from the dispatch point (only fetches are its) */
     FAULTS_OP_DP_STORE,     /* TRAP_BUS: a store to the dispatch point */
-    FAULTS_OP_COUNT = FAULTS_OP_DP_STORE
+    /* TRAP_BUS: what is the firmware's alone (prog_trap.h, PROG_TRAP_FW_* ...) */
+    FAULTS_OP_FW_WATCHDOG,  /* the unit's WATCHDOG := 0 */
+    FAULTS_OP_FW_CTRL,      /* CTRL := 0 */
+    FAULTS_OP_FW_HANDLER,   /* FAULT_HANDLER := 0 */
+    FAULTS_OP_FW_COMMIT,    /* COMMIT */
+    FAULTS_OP_SYS_HALT,     /* SYS.HALT */
+    FAULTS_OP_UART_TX,      /* a byte to the UART */
+    FAULTS_OP_UART_RX,      /* a byte from it */
+    FAULTS_OP_WATCHDOG_AGAIN, /* WATCHDOG: the watchdog is still on after FW_WATCHDOG */
+    FAULTS_OP_COUNT = FAULTS_OP_WATCHDOG_AGAIN
 };
 
 #define FAULTS_FLOOD_DEPTH 3u   /* 1 + 8 + 64 + 512 messages if nothing failed */

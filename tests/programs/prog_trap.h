@@ -24,9 +24,20 @@ enum {
     PROG_TRAP_MIS_BRANCH_FAR, /* TRAP_MISALIGNED: a taken branch past its successor (a nop) */
     PROG_TRAP_DP_LOAD,        /* TRAP_BUS: a data access of the dispatch point ... */
     PROG_TRAP_DP_STORE,       /* ... a load or a store: a bus error, no commit, no dispatch */
+    /* TRAP_BUS: what is the firmware's alone (rtl/am_soc.v, "privilege") */
+    PROG_TRAP_FW_WATCHDOG,    /* the unit's WATCHDOG := 0 (the watchdog off) */
+    PROG_TRAP_FW_CTRL,        /* CTRL := 0 (dispatching stopped) */
+    PROG_TRAP_FW_HANDLER,     /* FAULT_HANDLER := 0 (no fault delivered) */
+    PROG_TRAP_FW_COMMIT,      /* COMMIT: the transaction ended from inside */
+    PROG_TRAP_SYS_HALT,       /* SYS.HALT := 0x5A (the machine halted) */
+    PROG_TRAP_UART_TX,        /* a byte written to the UART (over the host link's frames) */
+    PROG_TRAP_UART_RX,        /* a byte read from it (the link's) */
 };
+#define PROG_TRAP_BUS_FIRST PROG_TRAP_DP_LOAD   /* this way and the ones after it: TRAP_BUS */
 
 #if defined(__riscv)
+/* a device register, as the firmware names it (firmware/fw.h's FW_REG) */
+#define PROG_REG(base, off) (*(volatile uint32_t *)((base) + (off)))
 static inline void prog_trap(am_ctx *ctx, uint32_t cause)
 {
     (void)ctx;
@@ -101,6 +112,13 @@ static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
     case PROG_TRAP_DP_STORE:
         *(volatile uint32_t *)AM_DEFAULT_DISPATCH_PC = 0;
         break;
+    case PROG_TRAP_FW_WATCHDOG: PROG_REG(AU_BASE, AU_WATCHDOG) = 0; break;
+    case PROG_TRAP_FW_CTRL:     PROG_REG(AU_BASE, AU_CTRL) = 0; break;
+    case PROG_TRAP_FW_HANDLER:  PROG_REG(AU_BASE, AU_FAULT_HANDLER) = 0; break;
+    case PROG_TRAP_FW_COMMIT:   PROG_REG(AU_BASE, AU_COMMIT) = 0; break;
+    case PROG_TRAP_SYS_HALT:    PROG_REG(SYS_BASE, SYS_HALT) = 0x5Au; break;
+    case PROG_TRAP_UART_TX:     PROG_REG(UART_BASE, UART_TXDATA) = '!'; break;
+    case PROG_TRAP_UART_RX:     (void)PROG_REG(UART_BASE, UART_RXDATA); break;
     default:
         break;
     }
@@ -119,7 +137,7 @@ static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
 {
     am_host_trap(ctx, way == PROG_TRAP_ECALL ? AM_FAULT_TRAP_ILLEGAL
                       : way == PROG_TRAP_BRANCH_EBREAK ? AM_FAULT_TRAP_EBREAK
-                      : way >= PROG_TRAP_DP_LOAD ? AM_FAULT_TRAP_BUS
+                      : way >= PROG_TRAP_BUS_FIRST ? AM_FAULT_TRAP_BUS
                       : AM_FAULT_TRAP_MISALIGNED);
 }
 static inline void prog_spin_on_unit(am_ctx *ctx) { am_host_trap(ctx, AM_FAULT_WATCHDOG); }
