@@ -121,17 +121,32 @@ static int port_failed(am_link *l, ssize_t k)
 }
 static int io_err(const am_link *l) { return l->io_error ? l->io_error : AM_LINK_E_IO; }
 
+static const struct { uint32_t baud; speed_t c; } bauds[] = {
+    { 9600, B9600 }, { 19200, B19200 }, { 38400, B38400 }, { 57600, B57600 },
+    { 115200, B115200 }, { 230400, B230400 }, { 460800, B460800 }, { 500000, B500000 },
+    { 921600, B921600 }, { 1000000, B1000000 }, { 1500000, B1500000 },
+    { 2000000, B2000000 }, { 3000000, B3000000 },
+};
+
 static speed_t baud_const(uint32_t baud)
 {
-    static const struct { uint32_t baud; speed_t c; } t[] = {
-        { 9600, B9600 }, { 19200, B19200 }, { 38400, B38400 }, { 57600, B57600 },
-        { 115200, B115200 }, { 230400, B230400 }, { 460800, B460800 }, { 500000, B500000 },
-        { 921600, B921600 }, { 1000000, B1000000 }, { 1500000, B1500000 },
-        { 2000000, B2000000 }, { 3000000, B3000000 },
-    };
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (t[i].baud == baud) return t[i].c;
+    for (size_t i = 0; i < sizeof bauds / sizeof bauds[0]; i++)
+        if (bauds[i].baud == baud) return bauds[i].c;
     return (speed_t)0;
+}
+
+int am_link_baud_ok(uint32_t baud) { return baud_const(baud) != (speed_t)0; }
+
+const char *am_link_bauds(void)
+{
+    static char list[160];
+    if (!list[0]) {
+        size_t at = 0;
+        for (size_t i = 0; i < sizeof bauds / sizeof bauds[0]; i++)
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%lu", i ? ", " : "",
+                                   (unsigned long)bauds[i].baud);
+    }
+    return list;
 }
 
 int am_link_tty_raw(int fd, uint32_t baud)

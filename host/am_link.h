@@ -140,6 +140,10 @@ int am_link_fd(const am_link *l);
 /* A terminal as a serial line: raw, 8 bits, no parity, no flow control, the
  * baud rate (0: leave it; a pseudo-terminal has none). 0 or -1 (errno). */
 int am_link_tty_raw(int fd, uint32_t baud);
+/* Whether a serial port can be set to this baud rate (am_link_tty_raw's
+ * table); list: the rates, for a message ("9600, 19200, ..."). */
+int am_link_baud_ok(uint32_t baud);
+const char *am_link_bauds(void);
 
 typedef struct am_link_host_counters {
     uint64_t bytes_sent, frames_sent, retries, syncs;

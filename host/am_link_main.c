@@ -193,6 +193,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "am-link: %s '%s': not a number in range\n", a, argv[i]);
             return EXIT_USAGE;
         }
+        if (num == &o.baud && !am_link_baud_ok(o.baud)) {
+            fprintf(stderr, "am-link: --baud %s: not a rate a serial port takes (%s)\n",
+                    argv[i], am_link_bauds());
+            return EXIT_USAGE;
+        }
     }
     if (i == argc) { usage(stderr); return EXIT_USAGE; }
     const char *cmd = argv[i++];

@@ -172,6 +172,9 @@ expect "name out of range" 2 "^am-link: send needs a NAME from 0 to 7$" $LINK --
 expect "too many words for an ask" 2 "^am-link: ask takes at most 7 words$" $LINK --port "$P" ask 0 1 2 3 4 5 6 7 8
 expect "not a word" 2 "^am-link: 'x1' is not a 32-bit word$" $LINK --port "$P" send 0 x1
 expect "unknown option" 2 "^am-link: unknown option '--bogus'" $LINK --bogus 1 stats
+expect "a baud rate no serial port takes" 2 \
+  "^am-link: --baud 12345: not a rate a serial port takes \(9600, 19200, .*, 3000000\)$" \
+  $LINK --port "$P" --baud 12345 stats
 expect "am-run --link with a path that is a file" 2 "is not a link or a socket: not replaced" \
   $RUN --link "$W/session-am-run.log" link-echo
 
