@@ -44,6 +44,16 @@ static void refuse(am_link_svc *s, uint32_t seq, uint32_t code, uint32_t detail)
     answer(s, AM_LINK_ERROR, seq, w, 2);
 }
 
+/* The actor exported under a name, as a host may see it: never the
+ * console. Its messages are the program's exports and prints, so a host
+ * that could send to it could rewrite the export table or print as the
+ * machine; a program that exports it exports nothing under that name. */
+static am_ref exported(const am_link_svc *s, uint32_t name)
+{
+    am_ref r = s->ops->exported(s->user, name);
+    return r == AM_CONSOLE ? AM_NIL : r;
+}
+
 /* INJECT / ASK: [name, w0..w(n-1)]. */
 static int deliver(am_link_svc *s, uint32_t type, uint32_t seq, const uint8_t *p, uint32_t len)
 {
@@ -51,7 +61,7 @@ static int deliver(am_link_svc *s, uint32_t type, uint32_t seq, const uint8_t *p
     if (!s->ops->inject) return AM_LINK_E_UNSUPPORTED;   /* no program runs (the loader) */
     if (len < 4 || len % 4 != 0 || (len - 4) / 4 > max) return AM_LINK_E_BAD_LENGTH;
     uint32_t name = am_link_get32(p), n = 0;
-    am_ref to = name < AM_EXPORT_MAX ? s->ops->exported(s->user, name) : AM_NIL;
+    am_ref to = name < AM_EXPORT_MAX ? exported(s, name) : AM_NIL;
     if (to == AM_NIL) return AM_LINK_E_NOT_EXPORTED;
     am_word w[AM_MAX_MSG_WORDS];
     if (type == AM_LINK_ASK) {
@@ -134,7 +144,7 @@ static void handle(am_link_svc *s)
             am_link_svc_stats(s, w);
             answer(s, AM_LINK_STATS_R, seq, w, AM_LINK_NSTATS);
         } else {
-            for (uint32_t i = 0; i < AM_EXPORT_MAX; i++) w[i] = s->ops->exported(s->user, i);
+            for (uint32_t i = 0; i < AM_EXPORT_MAX; i++) w[i] = exported(s, i);
             answer(s, AM_LINK_EXPORTS_R, seq, w, AM_EXPORT_MAX);
         }
         return;

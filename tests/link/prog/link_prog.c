@@ -24,7 +24,7 @@
 /* The boot's first messages: busy work queued ahead of its exports, so
  * that a host the link answered before they were delivered would find no
  * names (the link's hold after a boot, docs/link.md "When the link
- * answers"); the boot sends 7 messages of its MAX_SENDS 8. */
+ * answers"); the boot sends 8 messages, its MAX_SENDS. */
 #define BOOT_AHEAD 2u
 
 void link_service(am_ctx *ctx)
@@ -37,6 +37,7 @@ void link_service(am_ctx *ctx)
     am_export(ctx, 0, echo);
     am_export(ctx, 1, counter);
     am_export(ctx, 2, slow);
+    am_export(ctx, 3, AM_CONSOLE);   /* never a host's: name 3 stays unexported */
     am_print(ctx, "link-echo: echo 0, counter 1, slow 2\n");
     am_become(ctx, AM_BEH_SINK, 0, 0);
 }
