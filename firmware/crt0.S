@@ -90,6 +90,29 @@ restart:
     call    fw_trap          /* writes ABORT with the cause */
     j       fw_loop
 
+    /* The firmware's dispatch entries (fw.h, FW_DISPATCH_ENTRIES): the
+     * device routine, IDLE and the built-in behaviors are the firmware's
+     * code and run with its rights (rtl/am_soc.v, "privilege"). A
+     * behavior's registers reach them -- the dispatch point jumps there as
+     * to any behavior -- so they trust none: a fresh stack, and back to the
+     * dispatch point by fw_loop, not by ra. (A behavior that *called* the
+     * dispatch point, instead of returning to it, left ra in its own code;
+     * a return there would run that code with the firmware's rights.) */
+    .macro  FW_ENTRY entry, fn
+    .globl  \entry
+\entry:
+    la      sp, __stack_top
+    call    \fn
+    j       fw_loop
+    .endm
+#if !defined(FW_LOADER)   /* (the resident loader dispatches nothing) */
+    FW_ENTRY fw_device_entry, fw_device
+    FW_ENTRY fw_idle_entry, fw_idle
+    FW_ENTRY fw_console_entry, fw_console_beh
+    FW_ENTRY fw_sink_entry, fw_sink_beh
+    FW_ENTRY fw_ask_entry, fw_ask_beh
+#endif
+
     /* fw_restart(): abandon the running behavior (after am_fail wrote
      * ABORT) and continue with the next event on a fresh stack. */
     .globl  fw_restart

@@ -41,6 +41,7 @@
 /* The image header (crt0.S, docs/programs.md): word indices. */
 extern const uint32_t fw_image_header[];
 #define FW_HDR_BOOT    6u
+#define FW_HDR_STACK_TOP 8u /* the stack's top: the host link's areas above it */
 #define FW_HDR_BSS_END 9u   /* the stack has RAM from here to the top */
 
 /* halt codes */
@@ -59,7 +60,19 @@ extern const am_behavior_fn fw_dispatch[];
 #define FW_DISPATCH_TABLE \
     const am_behavior_fn fw_dispatch[] __attribute__((section(".rodata.am_dispatch")))
 #define fw_behaviors (fw_dispatch + 2)
-#define FW_DISPATCH_ENTRIES fw_device, fw_idle,   /* the table's first two */
+/* The table's first five entries: DEVICE, IDLE and the built-in behaviors
+ * (ids 0..2). They are the firmware's code, which runs with its rights
+ * (rtl/am_soc.v, "privilege"), so the table names their entries in crt0.S
+ * (fw_*_entry: a fresh stack, and back to the dispatch point by fw_loop,
+ * never by a return address a behavior could have left), not the C
+ * functions themselves. */
+#define FW_DISPATCH_ENTRIES \
+    fw_device_entry, fw_idle_entry, fw_console_entry, fw_sink_entry, fw_ask_entry,
+void fw_device_entry(am_ctx *ctx);
+void fw_idle_entry(am_ctx *ctx);
+void fw_console_entry(am_ctx *ctx);
+void fw_sink_entry(am_ctx *ctx);
+void fw_ask_entry(am_ctx *ctx);
 extern const uint32_t fw_nbehaviors;
 void fw_idle(am_ctx *ctx);
 void fw_device(am_ctx *ctx);

@@ -86,6 +86,10 @@ void fw_main(void)
     /* the stack guard: from now on a store below the end of .bss faults
      * STACK, whatever runs; written once, so no behavior can lower it */
     SYS(SYS_STACK_LIMIT) = fw_image_header[FW_HDR_BSS_END];
+    /* ... and from a program's behavior a store at or above the stack's
+     * top: the host link's state and load buffer, which the firmware
+     * trusts (rtl/am_soc.v, "privilege") */
+    SYS(SYS_STACK_TOP) = fw_image_header[FW_HDR_STACK_TOP];
     AU(AU_BEH_COUNT) = fw_nbehaviors;
     AU(AU_WATCHDOG) = FW_WATCHDOG_CYCLES;
     uint32_t gc = SYS(SYS_GC_CONFIG);      /* the testbench's collector settings */

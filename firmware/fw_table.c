@@ -8,10 +8,7 @@
 #include "behaviors.h"
 
 FW_DISPATCH_TABLE = {
-    FW_DISPATCH_ENTRIES
-    fw_console_beh,
-    fw_sink_beh,
-    fw_ask_beh,
+    FW_DISPATCH_ENTRIES       /* DEVICE, IDLE, the built-ins (fw.h) */
 #define AM_BEHAVIOR(NAME, fn) fn,
 #include "behaviors_all.def"
 #undef AM_BEHAVIOR

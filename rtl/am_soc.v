@@ -18,6 +18,8 @@
 //                    see "restart" below)
 //                STACK_LIMIT (RW, write-once: the firmware's first
 //                    non-zero write sets it until reset; see "stack guard")
+//                STACK_TOP (RW, write-once, the same way: a program's
+//                    behavior may not store at or above it; "privilege")
 //                LINK (R: link_cfg_i, the host link's settings: ON, STOP,
 //                    the UART divider; docs/link.md)
 //                REBOOT (RW: see "reboot")
@@ -48,16 +50,19 @@
 // space, where nothing but the unit's 1 KiB window is mapped: a store there,
 // outside the window, is stopped the same way (STACK, as in lockstep the
 // reference runtime takes it), whatever STACK_LIMIT is.
-// Privilege: the UART, SYS and the actor unit's firmware-only writes
+// Privilege: the UART, SYS and the actor unit's firmware-only registers
 // (FW/FRW in include/am_iface.def: CTRL, BEH_COUNT, WATCHDOG, FAULT_HANDLER,
 // GC_LOW, GC_PERIOD, COMMIT, FREE, INJECT, SPAWN, UNPIN, COLLECT) are the
 // firmware's. While a program's behavior runs -- from the dispatch point's
 // answer with a behavior id past the built-in ones to the next answer or
-// restart -- such an access is a bus error (TRAP_BUS for the behavior's
+// restart -- an access of them is a bus error (TRAP_BUS for the behavior's
 // transaction), so no behavior can switch off the watchdog, stop the
-// machine, halt it, or talk over the host link. The built-in behaviors
-// (the console, the link's ask proxy) are the firmware's and keep the
-// UART.
+// machine, halt it, read a reference it was not given (FAULT_HANDLER) or
+// talk over the host link; and a store of it at or above STACK_TOP (the
+// host link's state, which the firmware trusts) is the stack guard's. The
+// built-in behaviors (the console, the link's ask proxy), the device
+// routine and IDLE are the firmware's and keep the UART; their entries
+// trust no register a behavior left (firmware/crt0.S, FW_ENTRY).
 // Reboot (the link's loader, docs/link.md "Loading"): a write of A to
 // SYS.REBOOT resets the core, the actor unit and the SYS registers --
 // everything but the RAM and the UART, whose receive FIFO keeps what the
@@ -210,25 +215,29 @@ module am_soc #(
   wire       la_go   = !trap && (la_read || la_write);        // mem_addr <= mem_la_addr
   wire       acc_d   = bus_on_d &&
                        (la_go || (mem_valid && !mem_ready));  // mem_valid next cycle
-  // privilege (see the header): a program's behavior runs (user_q), so
-  // the UART, SYS and the unit's firmware-only writes are not its: such an
-  // access is decoded as no device at all, a bus error
+  // privilege (see the header): while a program's behavior runs (user_q)
+  // the UART, SYS and the unit's firmware-only registers are not its: an
+  // access of them is decoded as no device at all, a bus error
   reg        user_q;
-  function automatic [4:0] allowed(input [4:0] rgn, input user, input write,
-                                   input [`AM_AU_AW-1:0] au_a);
+  function automatic [4:0] allowed(input [4:0] rgn, input user, input [`AM_AU_AW-1:0] au_a);
     allowed = {rgn[4], rgn[3] && !user, rgn[2] && !user,
-               rgn[1] && !(user && write && `AM_AU_FW_ONLY_AT(au_a)), rgn[0]};
+               rgn[1] && !(user && `AM_AU_FW_ONLY_AT(au_a)), rgn[0]};
   endfunction
+  wire [4:0] rgn_la  = region(la_addr[31:2]);
   reg  [4:0] rgn_q;
-  wire [4:0] rgn_d   = la_go ? allowed(region(la_addr[31:2]), user_q, la_write,
-                                       la_addr[`AM_AU_AW+1:2]) : rgn_q;
+  wire [4:0] rgn_d   = la_go ? allowed(rgn_la, user_q, la_addr[`AM_AU_AW+1:2]) : rgn_q;
   // the stack guard: a store into RAM below STACK_LIMIT (the RAM's word
-  // address alone: region() tells that it is RAM), or into the upper half
-  // outside the unit's window (a frame that wrapped below address 0)
-  reg  [RAW-1:0] slim_q;
+  // address alone: region() tells that it is RAM), or, by a program's
+  // behavior, at or above STACK_TOP (the host link's state and load buffer,
+  // which the firmware trusts); or into the upper half outside the unit's
+  // window (a frame that wrapped below address 0)
+  reg  [RAW-1:0] slim_q, stop_q;
+  reg            stop_on_q;   // STACK_TOP was written
   reg            guard_q;
-  wire           guard_d = la_go ? (la_write && ((rgn_d[0] && la_addr[RAW+1:2] < slim_q) ||
-                                                 (la_addr[31] && !rgn_d[1]))) : guard_q;
+  wire           guard_d = la_go ? (la_write && ((rgn_la[0] && (la_addr[RAW+1:2] < slim_q ||
+                                                    (user_q && stop_on_q &&
+                                                     la_addr[RAW+1:2] >= stop_q))) ||
+                                                 (la_addr[31] && !rgn_la[1]))) : guard_q;
   wire       we_d    = la_go ? la_write : we;
   wire [`AM_UART_AW-1:0] ua_d = la_go ? la_addr[`AM_UART_AW+1:2] : mem_addr[`AM_UART_AW+1:2];  // UART register
   always @(posedge clk_i) begin
@@ -258,9 +267,18 @@ module am_soc #(
   // the firmware's are ignored). stack_hit: the guard stopped a store this
   // cycle; the unit aborts the open transaction with STACK (first fault wins).
   always @(posedge clk_i) begin
-    if (!rst_n) slim_q <= {RAW{1'b0}};
-    else if (sel_sys && we && sa == `AM_SYS_STACK_LIMIT && slim_q == {RAW{1'b0}})
-      slim_q <= mem_wdata[RAW+1:2];
+    if (!rst_n) begin
+      slim_q    <= {RAW{1'b0}};
+      stop_q    <= {RAW{1'b0}};
+      stop_on_q <= 1'b0;
+    end else begin
+      if (sel_sys && we && sa == `AM_SYS_STACK_LIMIT && slim_q == {RAW{1'b0}})
+        slim_q <= mem_wdata[RAW+1:2];
+      if (sel_sys && we && sa == `AM_SYS_STACK_TOP && !stop_on_q) begin
+        stop_q    <= mem_wdata[RAW+1:2];
+        stop_on_q <= 1'b1;
+      end
+    end
   end
   wire stack_hit = sel_stk;
 
@@ -405,6 +423,7 @@ module am_soc #(
       end
       `AM_SYS_RESTART_PC:  sys_rdata = {{(30-RAW){1'b0}}, lpc_q, 2'b00};
       `AM_SYS_STACK_LIMIT: sys_rdata = {{(30-RAW){1'b0}}, slim_q, 2'b00};
+      `AM_SYS_STACK_TOP:   sys_rdata = {{(30-RAW){1'b0}}, stop_q, 2'b00};
       `AM_SYS_DISPATCH:    sys_rdata = {{(30-RAW){1'b0}}, dtab_q, 2'b00};
       `AM_SYS_DEVICES:     sys_rdata[`AM_SYS_DEVICES_RX] = dev_en_q;
       `AM_SYS_LINK:        sys_rdata = link_cfg_i;
@@ -455,7 +474,7 @@ module am_soc #(
       wire ready_now = sel_ram || (sel_dp && dp_rd_q) || (sel_au && au_ready) ||
                        (sel_urt && urt_ready) || sel_sys || sel_err;
       always @(posedge clk_i) begin
-        if (rst_n && mem_valid && rgn_q != allowed(region(mem_addr[31:2]), user_q, we,
+        if (rst_n && mem_valid && rgn_q != allowed(region(mem_addr[31:2]), user_q,
                                                    mem_addr[`AM_AU_AW+1:2])) begin
           $display("am_soc: region flags %b, but mem_addr %08x is in %b (user %0d)", rgn_q,
                    mem_addr, region(mem_addr[31:2]), user_q);

@@ -97,9 +97,10 @@ def layout_width(fields):
 
 
 # a register's access, as the docs' R/W column shows it; FW and FRW: the
-# write is the firmware's alone (a program's behavior gets TRAP_BUS)
+# firmware's alone (a program's behavior that reads or writes it gets
+# TRAP_BUS)
 ACCESS = {"R": "R", "W": "W", "RW": "RW", "R / W": "R / W",
-          "FW": "W (firmware)", "FRW": "R, W (firmware)"}
+          "FW": "W (firmware)", "FRW": "RW (firmware)"}
 
 
 def regs(t, blk):

@@ -336,8 +336,7 @@ def subset(mpath, am_run, name, out, opts):
         f.write('#include "fw.h"\n#include "behaviors.h"\n\n'
                 "static void fw_absent_beh(am_ctx *ctx) { am_fail(ctx, 0xAB5Eu); }\n\n"
                 "FW_DISPATCH_TABLE = {\n"
-                "    FW_DISPATCH_ENTRIES\n"
-                "    fw_console_beh,\n    fw_sink_beh,\n    fw_ask_beh,\n")
+                "    FW_DISPATCH_ENTRIES       /* DEVICE, IDLE, the built-ins (fw.h) */\n")
         for i, (n, fn, _) in enumerate(behs[len(BUILTINS):], len(BUILTINS)):
             f.write("    %s,\n" % fn if i in used else "    fw_absent_beh, /* %d %s */\n" % (i, n))
         f.write("};\n\nFW_TABLE_END(fw_dispatch);\n")

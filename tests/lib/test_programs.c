@@ -36,7 +36,8 @@ TEST(faults_program_every_class_in_order)
         AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS,
         /* the firmware's registers and devices, then the watchdog again */
         AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS,
-        AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_WATCHDOG,
+        AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS,
+        AM_FAULT_STACK, AM_FAULT_WATCHDOG,
     };
     /* the operation that failed and the offending value (ANY: the victim's
      * created actor, SELF_NEXT: the victim's reference, next generation) */
@@ -51,7 +52,8 @@ TEST(faults_program_every_class_in_order)
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
-        { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_RUN, 0 },
+        { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
+        { AM_OP_RUN, 0 }, { AM_OP_RUN, 0 },
     };
     am_rt *rt;
     am_counters c = run("faults", &rt);

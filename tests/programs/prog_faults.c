@@ -77,6 +77,8 @@ void prog_faults_victim(am_ctx *ctx)
     case FAULTS_OP_SYS_HALT:      prog_trap_way(ctx, PROG_TRAP_SYS_HALT); break;
     case FAULTS_OP_UART_TX:       prog_trap_way(ctx, PROG_TRAP_UART_TX); break;
     case FAULTS_OP_UART_RX:       prog_trap_way(ctx, PROG_TRAP_UART_RX); break;
+    case FAULTS_OP_FW_READ:       prog_trap_way(ctx, PROG_TRAP_FW_READ); break;
+    case FAULTS_OP_LINK_STORE:    prog_trap_way(ctx, PROG_TRAP_LINK_STORE); break;
     case FAULTS_OP_WATCHDOG_AGAIN: prog_trap(ctx, AM_FAULT_WATCHDOG); break;
     default:
         /* FAULTS_OP_NONE: a created victim's own message; commit quietly */

@@ -43,6 +43,8 @@ enum {
     FAULTS_OP_SYS_HALT,     /* SYS.HALT */
     FAULTS_OP_UART_TX,      /* a byte to the UART */
     FAULTS_OP_UART_RX,      /* a byte from it */
+    FAULTS_OP_FW_READ,      /* FAULT_HANDLER read */
+    FAULTS_OP_LINK_STORE,   /* STACK: a store at the stack's top (the link's state) */
     FAULTS_OP_WATCHDOG_AGAIN, /* WATCHDOG: the watchdog is still on after FW_WATCHDOG */
     FAULTS_OP_COUNT = FAULTS_OP_WATCHDOG_AGAIN
 };

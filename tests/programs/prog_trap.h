@@ -32,8 +32,11 @@ enum {
     PROG_TRAP_SYS_HALT,       /* SYS.HALT := 0x5A (the machine halted) */
     PROG_TRAP_UART_TX,        /* a byte written to the UART (over the host link's frames) */
     PROG_TRAP_UART_RX,        /* a byte read from it (the link's) */
+    PROG_TRAP_FW_READ,        /* FAULT_HANDLER read: a reference never given */
+    PROG_TRAP_LINK_STORE,     /* STACK: a store at the stack's top, into the link's state */
 };
-#define PROG_TRAP_BUS_FIRST PROG_TRAP_DP_LOAD   /* this way and the ones after it: TRAP_BUS */
+#define PROG_TRAP_BUS_FIRST PROG_TRAP_DP_LOAD   /* this way and the ones after it: TRAP_BUS,
+                                                  but LINK_STORE: STACK */
 
 #if defined(__riscv)
 /* a device register, as the firmware names it (firmware/fw.h's FW_REG) */
@@ -119,6 +122,12 @@ static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
     case PROG_TRAP_SYS_HALT:    PROG_REG(SYS_BASE, SYS_HALT) = 0x5Au; break;
     case PROG_TRAP_UART_TX:     PROG_REG(UART_BASE, UART_TXDATA) = '!'; break;
     case PROG_TRAP_UART_RX:     (void)PROG_REG(UART_BASE, UART_RXDATA); break;
+    case PROG_TRAP_FW_READ:     (void)PROG_REG(AU_BASE, AU_FAULT_HANDLER); break;
+    case PROG_TRAP_LINK_STORE: {
+        extern char __stack_top[];   /* firmware/link.ld */
+        *(volatile uint32_t *)(void *)__stack_top = 0;
+        break;
+    }
     default:
         break;
     }
@@ -137,6 +146,7 @@ static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
 {
     am_host_trap(ctx, way == PROG_TRAP_ECALL ? AM_FAULT_TRAP_ILLEGAL
                       : way == PROG_TRAP_BRANCH_EBREAK ? AM_FAULT_TRAP_EBREAK
+                      : way == PROG_TRAP_LINK_STORE ? AM_FAULT_STACK
                       : way >= PROG_TRAP_BUS_FIRST ? AM_FAULT_TRAP_BUS
                       : AM_FAULT_TRAP_MISALIGNED);
 }

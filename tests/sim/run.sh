@@ -187,6 +187,26 @@ if grep -q "0 divergences" "$log" && [ "$w" -eq 4 ] && grep -q "the machine went
   ok "stack: a large frame, a deep recursion, a frame that wraps below 0 and a store beside the unit abort with STACK in lockstep; the machine goes on"
 else bad "stack" "expected 4 STACK faults and 0 divergences (see $log)"; fi
 
+# Every fault class in lockstep, each with its own cause: the faults
+# program's fault lines on the SoC are am-run's, word for word -- so also
+# where the reference takes the hardware's verdict (STACK, WATCHDOG), and
+# the accesses a program's behavior may not make (the UART, SYS, the unit's
+# firmware-only registers: TRAP_BUS; the host link's state: STACK)
+log=$OUT/faults-console.log
+"$SIM" faults > "$log" 2>&1
+diffs=$(diff <("$(dirname "$SIM")/../host/am-run" faults 2>&1 | grep "^fault:") <(grep "^fault:" "$log"))
+if grep -q "0 divergences" "$log" && [ -z "$diffs" ] && [ "$(grep -c '^fault: TRAP_BUS' "$log")" -eq 11 ]; then
+  ok "faults: every cause on the SoC is the host's ($(grep -c '^fault:' "$log") faults, 11 TRAP_BUS)"
+else bad "faults" "the SoC's fault lines differ from am-run's (see $log): $(head -4 <<< "$diffs")"; fi
+
+# A behavior that calls the dispatch point gains no rights: the console's
+# entry does not return into its code (prog_dpcall.c)
+log=$OUT/dpcall-console.log
+"$SIM" dpcall > "$log" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && grep -q "^dpcall: the machine went on" "$log"; then
+  ok "dpcall: calling the dispatch point commits, and the code after the call never runs"
+else bad "dpcall" "exit $rc (see $log)"; fi
+
 # The reference an aborted CREATE returned names no later actor, though a
 # fault record carried it out (am_fail's code, a SEND's value): the sends
 # to it are BAD_REF, on both sides alike (prog_stale.c)
