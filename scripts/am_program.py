@@ -90,6 +90,7 @@ def rel(path):
 
 
 MARK = "__am_program_entry__ "
+BOOT_MARK = "__am_program_boot__"   # between a program's name and its boot behavior
 
 
 def preprocess(d, cc):
@@ -99,7 +100,7 @@ def preprocess(d, cc):
     src = ("#define AM_BEHAVIOR(NAME, fn) " + MARK + "beh NAME fn\n"
            "#include \"behaviors_all.def\"\n"
            "#undef AM_BEHAVIOR\n"
-           "#define AM_DEMO(name, boot, what) " + MARK + "prog name boot\n"
+           "#define AM_DEMO(name, boot, what) " + MARK + "prog name " + BOOT_MARK + " boot\n"
            "#include \"programs.def\"\n")
     r = subprocess.run([cc, "-E", "-x", "c", "-I", d, "-I", os.path.join(ROOT, "lib"),
                         "-I", os.path.join(ROOT, "include"), "-"],
@@ -157,11 +158,15 @@ def manifest(d, out, cc):
                         where, fn, n, w))
             behs.append((name, fn, where))
         else:
-            m = re.match(r'^"((?:[^"\\]|\\.)*)"\s*$', " ".join(args[:-1]).rstrip(","))
-            boot = args[-1].rstrip(",") if args else ""
+            i = args.index(BOOT_MARK) if BOOT_MARK in args else len(args)
+            m = re.match(r'^"((?:[^"\\]|\\.)*)"\s*$', " ".join(args[:i]))
             if not m:
                 raise Fail("%s: a program's name must be a string literal" % where)
             name = m.group(1)
+            boot = " ".join(args[i + 1:])
+            if not re.match(r"^[A-Za-z_]\w*$", boot):
+                raise Fail("%s: program '%s': the boot behavior must be one name, AMB_ and a "
+                           "behavior of the lists (not '%s')" % (where, name, boot))
             if not re.match(r"^[A-Za-z0-9_.+-]+$", name):
                 raise Fail("%s: program name '%s': use letters, digits and . _ + -" % (where, name))
             for n, _, w in progs:

@@ -214,6 +214,17 @@ if grep -q "^am-sim: crash: a behavior crashed the host process in the reference
 else bad "sim-run of a division by zero" "$(tail -3 <<< "$out")"; fi
 
 # ---- bad folders: one line naming the file (and line), a non-zero exit -------------
+# What C leaves to the platform, as docs/api.md says: plain char is signed
+# on both sides (-fsigned-char), so a char's word is the same in lockstep
+d=$TMP/chars; mkdir -p "$d"
+printf 'AM_BEHAVIOR(CHARS, chars)\n' > "$d/behaviors.def"
+printf 'AM_DEMO("chars", AMB_CHARS, "a plain char as a word")\n' > "$d/programs.def"
+printf '#include "behaviors.h"\nvoid chars(am_ctx *ctx)\n{\n    const char *s = "\\xc8";\n    am_print_uint(ctx, (am_word)(int)s[0]);\n    am_print(ctx, "\\n");\n}\n' > "$d/chars.c"
+out=$(mk sim-run PROGRAM="$d" NAME=chars 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "0 divergences" <<< "$out" && grep -q "^4294967240$" <<< "$out"; then
+  ok "a plain char is signed on the host and the core: the same word in lockstep"
+else bad "a plain char in lockstep" "exit $rc: $(grep -v '^\[' <<< "$out" | tail -3)"; fi
+
 expect_error() {   # NAME FOLDER PATTERN [TARGET]
   local what=$1 d=$2 pat=$3 target=${4:-run} out rc
   out=$(mk "$target" PROGRAM="$d" NAME=x 2>&1); rc=$?
@@ -253,6 +264,8 @@ mkfolder "$TMP/fourargs" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOO
 expect_error "a program line with four arguments" "$TMP/fourargs" "fourargs/programs.def:1:[0-9]+: error: macro \"AM_DEMO\" passed 4 arguments"
 mkfolder "$TMP/builtin" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_CONSOLE, "x")\n'
 expect_error "a built-in boot behavior" "$TMP/builtin" "builtin/programs.def:1: program 'x': boot behavior AMB_CONSOLE is a built-in one"
+mkfolder "$TMP/bootexpr" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT + 1, "x")\n'
+expect_error "a boot behavior that is an expression" "$TMP/bootexpr" "bootexpr/programs.def:1: program 'x': the boot behavior must be one name, AMB_ and a behavior of the lists \(not 'AMB_X_BOOT \+ 1'\)"
 mkfolder "$TMP/at" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("a@b", AMB_X_BOOT, "x")\n'
 expect_error "a program name with an @" "$TMP/at" "at/programs.def:1: program name 'a@b': use letters, digits and \. _ \+ -"
 mkfolder "$TMP/twowords" 'AM_BEHAVIOR(X BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
