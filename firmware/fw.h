@@ -31,9 +31,10 @@
 #define AU_ABORT_C(c)    (AU_ABORT + 4u * (c))
 
 /* Cycles a behavior may run before the unit aborts it (WATCHDOG). Generous:
- * on a board the console alone may wait ~70,000 cycles for the UART. */
+ * on a board the console alone may wait ~70,000 cycles for the UART (and
+ * am-sim refuses a link so slow that a console line would not fit). */
 #ifndef FW_WATCHDOG_CYCLES
-#define FW_WATCHDOG_CYCLES 1000000u
+#define FW_WATCHDOG_CYCLES ((uint32_t)AM_DEFAULT_WATCHDOG_CYCLES)
 #endif
 #define AU_WORDS       AM_DEFAULT_MSG_WORDS   /* MSG_WORDS = STATE_WORDS of the unit */
 #define AU_LEN_MAX     15u    /* largest length the address can encode */

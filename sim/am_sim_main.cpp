@@ -107,7 +107,8 @@ void usage(FILE *f)
         "                     load sends one; lockstep starts with it (PROGRAM may be\n"
         "                     left out)\n"
         "  --link-div N       cycles per bit on the link (default 208: the iCEBreaker's\n"
-        "                     24 MHz at 115,200 baud; 8: 3 Mbaud at 24 MHz)\n"
+        "                     24 MHz at 115,200 baud; 8: 3 Mbaud at 24 MHz; at most 371,\n"
+        "                     so that a console line leaves within the watchdog's budget)\n"
         "  --quiet            no console echo, only the summary\n"
         "  --behaviors        print the program's behavior table (id, name) and exit\n"
         "exit status: 0 every transaction matched and the run ended cleanly, 1 a lockstep\n"
@@ -540,6 +541,21 @@ int main(int argc, char **argv)
             return 2;
         } else if (!name) name = argv[i];
         else { std::fprintf(stderr, "am-sim: one program at a time\n"); return 2; }
+    }
+    // The console and the link's ask proxy write their frames inside their
+    // transactions, waiting for the UART: at --link-div N the longest
+    // (a console line, AM_LINK_WIRE_MAX(AM_LINK_OUT_MAX) bytes of 10 bits)
+    // must leave in 3/4 of the firmware's watchdog budget, or every such
+    // transaction aborts with WATCHDOG, its bytes half sent.
+    const uint64_t line_bits = 10ull * AM_LINK_WIRE_MAX(AM_LINK_OUT_MAX);
+    const uint64_t max_div = AM_DEFAULT_WATCHDOG_CYCLES / 4 * 3 / line_bits;
+    if (link_path && link_div > max_div) {
+        std::fprintf(stderr, "am-sim: --link-div %llu: a console line (%llu bits on the wire) would "
+                     "take %llu cycles, more than 3/4 of the watchdog's budget of a transaction "
+                     "(%u cycles): at most %llu\n", (unsigned long long)link_div,
+                     (unsigned long long)line_bits, (unsigned long long)(link_div * line_bits),
+                     (unsigned)AM_DEFAULT_WATCHDOG_CYCLES, (unsigned long long)max_div);
+        return 2;
     }
     if (loader_path && !link_path) {
         std::fprintf(stderr, "am-sim: --loader needs --link (the loader serves the link)\n");
