@@ -11,7 +11,10 @@ BUILD   ?= build
 # their cores, its own work; docs/fusesoc.md)
 _ := $(shell mkdir -p $(BUILD) && [ -f $(BUILD)/FUSESOC_IGNORE ] || : > $(BUILD)/FUSESOC_IGNORE)
 CC      ?= gcc
-CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost
+# -fsigned-char: plain char as on the core (firmware/fw.mk), whatever the
+# host's default is, so a behavior's C computes the same words on both
+# (docs/api.md)
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -g -fsigned-char -Iinclude -Ilib -Ihost
 CFLAGS_OPT    := $(CFLAGS_COMMON) -O2
 CFLAGS_SAN    := $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined \
                  -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -37,7 +37,7 @@ BENCH_WL_SRC   := $(wildcard bench/workloads/*.c)
 BENCH_SRC      := $(sort $(BENCH_RT_SRC) $(BENCH_WL_SRC)) bench/am_bench.c
 BENCH_HDR      := $(sort include/am.h $(wildcard host/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def) \
                   $(wildcard bench/workloads/*.h) $(wildcard bench/workloads/*.def) bench/harness.h)
-BENCH_CFLAGS   := $(or $(CFLAGS_COMMON),-std=c11 -Wall -Wextra -Werror -g -Iinclude -Ilib -Ihost) \
+BENCH_CFLAGS   := $(or $(CFLAGS_COMMON),-std=c11 -Wall -Wextra -Werror -g -fsigned-char -Iinclude -Ilib -Ihost) \
                   -O2 -flto -DNDEBUG -Ibench/workloads
 BENCH_CXXFLAGS := -std=c++17 -O2 -DNDEBUG -Wall
 # The bare-C event loop (bench/c/savina.c): plain C, one file, no project

@@ -14,7 +14,9 @@ FW_RAM    ?= 0x10000
 # largest image the machine loads (TOO_BIG beyond)
 FW_LINK_AREA ?= 512
 FW_LOAD_MAX  ?= 0x7000
-FW_CFLAGS := -march=$(FW_ARCH) -mabi=ilp32 -O2 -flto -g -std=c11 -Wall -Wextra -Werror \
+# -fsigned-char: plain char as on the host (the Makefile's CFLAGS_COMMON;
+# RISC-V's own default is unsigned)
+FW_CFLAGS := -march=$(FW_ARCH) -mabi=ilp32 -O2 -flto -g -std=c11 -Wall -Wextra -Werror -fsigned-char \
              -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
              -ffunction-sections -fdata-sections -msmall-data-limit=0 \
              -Iinclude -Ilib -Ifirmware
