@@ -233,33 +233,38 @@ module am_soc #(
   // window (a frame that wrapped below address 0)
   reg  [RAW-1:0] slim_q, stop_q;
   reg            stop_on_q;   // STACK_TOP was written
-  reg            guard_q;
-  wire           guard_d = la_go ? (la_write && ((rgn_la[0] && (la_addr[RAW+1:2] < slim_q ||
-                                                    (user_q && stop_on_q &&
-                                                     la_addr[RAW+1:2] >= stop_q))) ||
+  reg            guard_q, top_q;
+  wire           guard_d = la_go ? (la_write && ((rgn_la[0] && la_addr[RAW+1:2] < slim_q) ||
                                                  (la_addr[31] && !rgn_la[1]))) : guard_q;
+  // ... the program's store at or above STACK_TOP apart: a store into RAM
+  // is ready in its first cycle whether it is stopped or not, so only the
+  // RAM's write and the bus error wait for this compare, not the ready
+  wire           top_d = la_go ? (la_write && rgn_la[0] && user_q && stop_on_q &&
+                                  la_addr[RAW+1:2] >= stop_q) : top_q;
   wire       we_d    = la_go ? la_write : we;
   wire [`AM_UART_AW-1:0] ua_d = la_go ? la_addr[`AM_UART_AW+1:2] : mem_addr[`AM_UART_AW+1:2];  // UART register
   always @(posedge clk_i) begin
     if (!rst_n) begin
       rgn_q   <= 5'd0;
       guard_q <= 1'b0;
+      top_q   <= 1'b0;
     end else begin
       rgn_q   <= rgn_d;
       guard_q <= guard_d;
+      top_q   <= top_d;
     end
   end
   wire acc     = mem_valid && !cpu_rst_q;
-  wire sel_ram = acc && rgn_q[0] && !guard_q;
+  wire sel_ram = acc && rgn_q[0] && !guard_q && !top_q;
   wire sel_dp  = acc && rgn_q[4] && mem_instr;   // the dispatch point: an instruction fetch there
   wire sel_au  = acc && rgn_q[1];
   wire sel_urt = acc && rgn_q[2];
   wire sel_sys = acc && rgn_q[3];
-  wire sel_stk = acc && guard_q;                  // a store the guard stops (into RAM)
+  wire sel_stk = acc && (guard_q || top_q);       // a store the guard stops (into RAM)
   // a data access of the dispatch point: a bus error (a read is known for
   // one only when presented, so it completes a cycle later)
   wire dp_data = acc && rgn_q[4] && !mem_instr;
-  wire sel_err = (acc && (rgn_q == 5'd0 || guard_q)) || (dp_data && mem_ready);
+  wire sel_err = (acc && (rgn_q == 5'd0 || guard_q || top_q)) || (dp_data && mem_ready);
   wire [`AM_SYS_AW-1:0] sa = mem_addr[`AM_SYS_AW+1:2];   // the SYS register
 
   // ---- stack guard (see the header) ------------------------------------------
