@@ -231,7 +231,10 @@ module am_soc #(
   // behavior, at or above STACK_TOP (the host link's state and load buffer,
   // which the firmware trusts); or into the upper half outside the unit's
   // window (a frame that wrapped below address 0)
-  reg  [RAW-1:0] slim_q, stop_q;
+  reg  [RAW-1:0] slim_q;
+  // STACK_TOP has a bit more than a RAM word address: with no host link the
+  // stack's top is the RAM's end (2^RAW words on a power-of-two RAM)
+  reg  [RAW:0]   stop_q;
   reg            stop_on_q;   // STACK_TOP was written
   reg            guard_q, top_q;
   wire           guard_d = la_go ? (la_write && ((rgn_la[0] && la_addr[RAW+1:2] < slim_q) ||
@@ -240,7 +243,7 @@ module am_soc #(
   // is ready in its first cycle whether it is stopped or not, so only the
   // RAM's write and the bus error wait for this compare, not the ready
   wire           top_d = la_go ? (la_write && rgn_la[0] && user_q && stop_on_q &&
-                                  la_addr[RAW+1:2] >= stop_q) : top_q;
+                                  {1'b0, la_addr[RAW+1:2]} >= stop_q) : top_q;
   wire       we_d    = la_go ? la_write : we;
   wire [`AM_UART_AW-1:0] ua_d = la_go ? la_addr[`AM_UART_AW+1:2] : mem_addr[`AM_UART_AW+1:2];  // UART register
   always @(posedge clk_i) begin
@@ -274,13 +277,13 @@ module am_soc #(
   always @(posedge clk_i) begin
     if (!rst_n) begin
       slim_q    <= {RAW{1'b0}};
-      stop_q    <= {RAW{1'b0}};
+      stop_q    <= {(RAW+1){1'b0}};
       stop_on_q <= 1'b0;
     end else begin
       if (sel_sys && we && sa == `AM_SYS_STACK_LIMIT && slim_q == {RAW{1'b0}})
         slim_q <= mem_wdata[RAW+1:2];
       if (sel_sys && we && sa == `AM_SYS_STACK_TOP && !stop_on_q) begin
-        stop_q    <= mem_wdata[RAW+1:2];
+        stop_q    <= mem_wdata[RAW+2:2];
         stop_on_q <= 1'b1;
       end
     end
@@ -428,7 +431,7 @@ module am_soc #(
       end
       `AM_SYS_RESTART_PC:  sys_rdata = {{(30-RAW){1'b0}}, lpc_q, 2'b00};
       `AM_SYS_STACK_LIMIT: sys_rdata = {{(30-RAW){1'b0}}, slim_q, 2'b00};
-      `AM_SYS_STACK_TOP:   sys_rdata = {{(30-RAW){1'b0}}, stop_q, 2'b00};
+      `AM_SYS_STACK_TOP:   sys_rdata = {{(29-RAW){1'b0}}, stop_q, 2'b00};
       `AM_SYS_DISPATCH:    sys_rdata = {{(30-RAW){1'b0}}, dtab_q, 2'b00};
       `AM_SYS_DEVICES:     sys_rdata[`AM_SYS_DEVICES_RX] = dev_en_q;
       `AM_SYS_LINK:        sys_rdata = link_cfg_i;
