@@ -118,7 +118,7 @@ icebreaker_SYNTH      := -device u -dff
 # nextpnr's plain flow: at 79% of the UP5K, --opt-timing's placement left
 # the router ~370 s of congestion and 24.40 MHz; without it 130 s, 24.48 MHz
 icebreaker_PNR        :=
-# the seed: the placement is at the clock's edge at 79% of the UP5K, and
+# the seed: the placement is at the clock's edge at 82% of the UP5K, and
 # seeds move Fmax by a few percent (docs/fpga.md, "Timing"); seed 10 meets it
 # with the most room, 2.7 ns of it for the DSP blocks' own delays (seeds
 # 1-10: met by 2, 5, 9 and 10)
