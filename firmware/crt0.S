@@ -94,10 +94,10 @@ restart:
      * device routine, IDLE and the built-in behaviors are the firmware's
      * code and run with its rights (rtl/am_soc.v, "privilege"). A
      * behavior's registers reach them -- the dispatch point jumps there as
-     * to any behavior -- so they trust none: a fresh stack, and back to the
-     * dispatch point by fw_loop, not by ra. (A behavior that *called* the
-     * dispatch point, instead of returning to it, left ra in its own code;
-     * a return there would run that code with the firmware's rights.) */
+     * to any behavior, setting only ra and sp -- so they trust none: their
+     * own stack top, and back to the dispatch point by fw_loop, not by ra
+     * (a return into a program's code would run it with the firmware's
+     * rights). */
     .macro  FW_ENTRY entry, fn
     .globl  \entry
 \entry:

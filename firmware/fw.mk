@@ -11,9 +11,11 @@ FW_RAM    ?= 0x10000
 # the host link's areas at the top of RAM (firmware/link.ld): the service's
 # state and the loader's copy routine (fw_link.c asserts that they fit),
 # and the buffer an image loaded over the link is received in -- the
-# largest image the machine loads (TOO_BIG beyond)
+# largest image the machine loads (TOO_BIG beyond). The stack's top below
+# them goes down to a 4 KiB boundary (link.ld): 64 KiB - 512 - 27.5 KiB is
+# one, 36 KiB
 FW_LINK_AREA ?= 512
-FW_LOAD_MAX  ?= 0x7000
+FW_LOAD_MAX  ?= 0x6E00
 # -fsigned-char: plain char as on the host (the Makefile's CFLAGS_COMMON;
 # RISC-V's own default is unsigned)
 FW_CFLAGS := -march=$(FW_ARCH) -mabi=ilp32 -O2 -flto -g -std=c11 -Wall -Wextra -Werror -fsigned-char \

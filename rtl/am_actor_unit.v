@@ -98,9 +98,11 @@ module am_actor_unit #(
   input  wire                    stack_i,
   // the dispatch point (am_unit_dp): a fetch of DISPATCH presented next
   // cycle (the SoC's look-ahead, as wr_next_i) and, in the cycle it is
-  // presented, whether it is an instruction fetch. The answer: dp_rd_o, the
-  // fetch completes next cycle, with the dispatch table's entry dp_idx_o
-  // or, with dp_retry_o (a dead event), a jump to DISPATCH again. The entry
+  // presented, whether it is an instruction fetch; dp_acc_o: it is accepted
+  // (the SoC completes it next cycle). The answer: dp_rd_o, the SoC's fetch
+  // of the third word completes next cycle (or when it comes), with the
+  // dispatch table's entry dp_idx_o or, with dp_retry_o (a dead event), a
+  // jump to DISPATCH again. The entry
   // the SoC's RAM reads meanwhile: dp_wait_o (a fetch waits), dp_sel_beh_o
   // / dp_sel_dev_o (which entry, from the sequencer's state alone) and
   // dp_beh_o (the behavior field as the actor table's read gives it,
@@ -111,6 +113,7 @@ module am_actor_unit #(
   input  wire                    dev_i,
   input  wire                    restart_i,
   output wire                    dp_rd_o,
+  output wire                    dp_acc_o,
   output wire                    dp_retry_o,
   output wire                    dp_wait_o,
   output wire                    dp_sel_beh_o,
@@ -299,7 +302,7 @@ module am_actor_unit #(
     .dp_next_i(dp_next_i), .dp_instr_i(dp_instr_i), .busy_d_i(busy_d),
     .open_i(d_open), .wd_hold_i(wd_hold_q), .disp_i(d_disp), .chk_ok_i(d_chk_ok),
     .chk_beh_i(d_chk_mbeh), .idle_i(d_idle), .nothing_i(d_nothing), .dev_i(dev_i),
-    .commit_o(dp_commit), .demand_o(dp_demand), .rd_o(dp_rd_o), .retry_o(dp_retry_o), .wait_o(dp_wait_o),
+    .acc_o(dp_acc_o), .commit_o(dp_commit), .demand_o(dp_demand), .rd_o(dp_rd_o), .retry_o(dp_retry_o), .wait_o(dp_wait_o),
     .sel_beh_o(dp_sel_beh_o), .sel_dev_o(dp_sel_dev_o), .idx_o(dp_idx_o));
   assign dp_beh_o = d_chk_mbeh;
 

@@ -2,7 +2,8 @@
 //
 // Owns: the bus decoder and the SYS registers. Memory map (docs/architecture.md):
 //   0x0000_0000  RAM (RAM_WORDS x 32; code, data, stack; firmware image)
-//   0x0010_0000  the dispatch point (rtl/am_unit_dp.v; instruction fetches only)
+//   0x000F_FFF8  the dispatch point, three words (rtl/am_unit_dp.v; instruction
+//                fetches only, the others only after the first: see below)
 //   0x2000_0000  UART (rtl/am_uart.v)
 //   0x3000_0000  SYS: BOOT_BEH (R), HALT (W: exit code), RAM_BYTES (R),
 //                REPORT (W: one word of the end-of-run report, to report_*_o),
@@ -198,8 +199,10 @@ module am_soc #(
   // top of the address space, meets a bus error, not the unit's registers.
   localparam [31:0] DP_PC = `AM_DEFAULT_DISPATCH_PC;
   localparam [31:0] AU_BASE = `AM_AU_BASE, UART_BASE = `AM_UART_BASE, SYS_BASE = `AM_SYS_BASE;
-  function automatic [4:0] region(input [31:2] addr);
-    region = {addr == DP_PC[31:2],
+  function automatic [6:0] region(input [31:2] addr);
+    region = {addr == DP_PC[31:2] + 30'd2,   // the dispatch point's third word: its answer
+              addr == DP_PC[31:2] + 30'd1,   // ... its second: lui sp
+              addr == DP_PC[31:2],
               addr[31:`AM_SYS_BITS] == SYS_BASE[31:`AM_SYS_BITS],
               addr[31:`AM_UART_BITS] == UART_BASE[31:`AM_UART_BITS],
               addr[31:`AM_AU_BITS] == AU_BASE[31:`AM_AU_BITS],
@@ -219,13 +222,18 @@ module am_soc #(
   // the UART, SYS and the unit's firmware-only registers are not its: an
   // access of them is decoded as no device at all, a bus error
   reg        user_q;
-  function automatic [4:0] allowed(input [4:0] rgn, input user, input [`AM_AU_AW-1:0] au_a);
-    allowed = {rgn[4], rgn[3] && !user, rgn[2] && !user,
+  // (and the dispatch point's second and third words are only there while
+  // its answer is on its way: a jump straight to one, past the first, is a
+  // bus error)
+  wire       dp_on;
+  function automatic [6:0] allowed(input [6:0] rgn, input user, input [`AM_AU_AW-1:0] au_a,
+                                   input on);
+    allowed = {rgn[6] && on, rgn[5] && on, rgn[4], rgn[3] && !user, rgn[2] && !user,
                rgn[1] && !(user && `AM_AU_FW_ONLY_AT(au_a)), rgn[0]};
   endfunction
-  wire [4:0] rgn_la  = region(la_addr[31:2]);
-  reg  [4:0] rgn_q;
-  wire [4:0] rgn_d   = la_go ? allowed(rgn_la, user_q, la_addr[`AM_AU_AW+1:2]) : rgn_q;
+  wire [6:0] rgn_la  = region(la_addr[31:2]);
+  reg  [6:0] rgn_q;
+  wire [6:0] rgn_d   = la_go ? allowed(rgn_la, user_q, la_addr[`AM_AU_AW+1:2], dp_on) : rgn_q;
   // the stack guard: a store into RAM below STACK_LIMIT (the RAM's word
   // address alone: region() tells that it is RAM), or, by a program's
   // behavior, at or above STACK_TOP (the host link's state and load buffer,
@@ -248,7 +256,7 @@ module am_soc #(
   wire [`AM_UART_AW-1:0] ua_d = la_go ? la_addr[`AM_UART_AW+1:2] : mem_addr[`AM_UART_AW+1:2];  // UART register
   always @(posedge clk_i) begin
     if (!rst_n) begin
-      rgn_q   <= 5'd0;
+      rgn_q   <= 7'd0;
       guard_q <= 1'b0;
       top_q   <= 1'b0;
     end else begin
@@ -259,15 +267,16 @@ module am_soc #(
   end
   wire acc     = mem_valid && !cpu_rst_q;
   wire sel_ram = acc && rgn_q[0] && !guard_q && !top_q;
-  wire sel_dp  = acc && rgn_q[4] && mem_instr;   // the dispatch point: an instruction fetch there
+  wire dp_rgn  = rgn_q[4] || rgn_q[5] || rgn_q[6];   // the dispatch point's three words
+  wire sel_dp  = acc && dp_rgn && mem_instr;   // the dispatch point: a fetch there
   wire sel_au  = acc && rgn_q[1];
   wire sel_urt = acc && rgn_q[2];
   wire sel_sys = acc && rgn_q[3];
   wire sel_stk = acc && (guard_q || top_q);       // a store the guard stops (into RAM)
   // a data access of the dispatch point: a bus error (a read is known for
   // one only when presented, so it completes a cycle later)
-  wire dp_data = acc && rgn_q[4] && !mem_instr;
-  wire sel_err = (acc && (rgn_q == 5'd0 || guard_q || top_q)) || (dp_data && mem_ready);
+  wire dp_data = acc && dp_rgn && !mem_instr;
+  wire sel_err = (acc && (rgn_q == 7'd0 || guard_q || top_q)) || (dp_data && mem_ready);
   wire [`AM_SYS_AW-1:0] sa = mem_addr[`AM_SYS_AW+1:2];   // the SYS register
 
   // ---- stack guard (see the header) ------------------------------------------
@@ -318,15 +327,15 @@ module am_soc #(
   // it too: the stack guard's compare on the look-ahead address then only
   // has to reach a register (guard_q), not the RAM's write enable (the
   // iCE40's critical path). A store the guard stops never reaches the RAM.
-  // While the core waits at the dispatch point, no access is announced: the
-  // unit's answer reads the dispatch table's entry through the same port
-  // (dp_rd), and the fetch completes with it in the next cycle.
+  // While the core waits at the dispatch point, no RAM access is announced:
+  // the unit's answer reads the dispatch table's entry through the same
+  // port (dp_rd), and the fetch of the third word completes with it.
   wire        ram_la = bus_on_d && la_go && rgn_d[0] && !guard_d;   // a RAM access starts next
   wire        ram_rd = bus_on_d && la_go && la_read && rgn_d[0];      // ... a read: read now
   wire        ram_wr = sel_ram && we && mem_ready;                    // a store's first cycle
-  wire        dp_rd, dp_wait, dp_retry;
-  reg         dp_retry_q;   // the answer given was RETRY
-  always @(posedge clk_i) dp_retry_q <= dp_rd && dp_retry;
+  wire        dp_rd, dp_wait, dp_retry, dp_acc;
+  reg         dp_retry_q;   // the answer given was RETRY (kept until the next)
+  always @(posedge clk_i) if (dp_rd) dp_retry_q <= dp_retry;
   localparam integer DPW = `AM_DEFAULT_BEH_W + 2;   // the dispatch table's index (am_unit_dp)
   wire [DPW-1:0] dp_idx;
   wire [DPW-3:0] dp_beh;       // the behavior field as read, before the target's check
@@ -346,14 +355,38 @@ module am_soc #(
   wire [RAW-1:0] dp_beh_addr = dtab_q | {{(RAW-DPW+2){1'b0}}, dp_beh};
   wire [RAW-1:0] dp_addr = dp_sel_beh ? dp_beh_addr : dp_sel_dev ? dtab_dev_q : dtab_idle_q;
   wire [31:0] ram_rdata;
-  // The answer: `jal x0, A - DISPATCH_PC` from the table's word A, the
-  // address of a function. With DISPATCH_PC at 1 MiB and A below it the
-  // offset's 21 bits are A's with bit 20 set: wiring, no adder (J-type:
-  // imm[20|10:1|11|19:12], rd = x0, JAL).
-  // A dead event's answer (RETRY) is `jal x0, 0`: DISPATCH again.
-  wire [31:0] dp_jal = dp_retry_q ? 32'h0000006F :
+  // The dispatch point is three words, so that every behavior starts with
+  // the two registers C code relies on at entry set by the machine, not by
+  // the behavior before it: ra at the dispatch point, sp at the stack's top.
+  // Its first, DISPATCH_PC, is where every behavior returns: that fetch is
+  // the unit's accept (it commits, and the next dispatch starts), and it
+  // completes in the cycle after it with `auipc ra, 0` (ra = DISPATCH_PC).
+  // The second completes at once with `lui sp, STACK_TOP` (STACK_TOP's bits
+  // from 4 KiB up: firmware/link.ld puts the top on a 4 KiB boundary). The
+  // core runs both while the unit commits and dispatches, then fetches the
+  // third, DISPATCH_PC + 8 = 1 MiB, which waits for the answer: `jal x0,
+  // A - 1 MiB` from the table's word A, the address of a function. With A
+  // below 1 MiB the offset's 21 bits are A's with bit 20 set: wiring, no
+  // adder (J-type: imm[20|10:1|11|19:12], rd = x0, JAL). A dead event's
+  // answer (RETRY) is `jal x0, -8`: the first word again.
+  localparam integer TOPW = RAW - 9;   // STACK_TOP's bits from 4 KiB up (a word address's from 10)
+  localparam [31:0] DP_AUIPC_RA = 32'h00000097;
+  wire [31:0] dp_lui = {{(20-TOPW){1'b0}}, stop_q[RAW:10], 5'd2, 7'b0110111};
+  wire [31:0] dp_jal = dp_retry_q ? 32'hFF9FF06F :
                        {1'b1, ram_rdata[10:1], ram_rdata[11], ram_rdata[19:12], 5'd0, 7'b1101111};
-  wire unused_dp_jal = ^{ram_rdata[31:20], ram_rdata[0]};   // (below 1 MiB, word-aligned)
+  wire unused_dp_jal = ^{ram_rdata[31:20], ram_rdata[0], stop_q[9:0]};   // (below 1 MiB, word-aligned)
+  // The answer's word is there from the cycle after dp_rd until the third
+  // word's fetch takes it (ans_q): the RAM keeps its read word until its
+  // next access, which the core makes only after that fetch. So the fetch
+  // completes in its first cycle if the answer came first, or in the cycle
+  // after dp_rd if it waited.
+  reg  ans_q;
+  wire dp_ans_done = sel_dp && rgn_q[6] && mem_ready;
+  always @(posedge clk_i) begin
+    if (!rst_n || cpu_rst_q) ans_q <= 1'b0;
+    else                     ans_q <= (ans_q || dp_rd) && !dp_ans_done;
+  end
+  assign dp_on = dp_wait || ans_q;
   // While the fetch waits (dp_wait) the core announces nothing: the RAM
   // reads the entry the answer would take in every waiting cycle, and the
   // word read in the answering cycle (dp_rd) is the one the fetch gets. So
@@ -391,7 +424,7 @@ module am_soc #(
     .wr_next_i(acc_d && rgn_d[1] && we_d),
     .la_i(la_go), .rd_la_i(bus_on_d && la_go && la_read && rgn_d[1]), .la_a_i(la_addr[9:2]), .ready_d_o(au_ready_d), .wd_irq_o(au_wd_irq), .stack_i(stack_hit),
     .dp_next_i(acc_d && rgn_d[4] && !we_d), .dp_instr_i(mem_instr), .dev_i(dev_req),
-    .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_retry_o(dp_retry), .dp_wait_o(dp_wait), .dp_idx_o(dp_idx),
+    .restart_i(cpu_rst_q), .dp_rd_o(dp_rd), .dp_acc_o(dp_acc), .dp_retry_o(dp_retry), .dp_wait_o(dp_wait), .dp_idx_o(dp_idx),
     .dp_sel_beh_o(dp_sel_beh), .dp_sel_dev_o(dp_sel_dev), .dp_beh_o(dp_beh),
     .trace_valid_o(trace_valid_o), .trace_kind_o(trace_kind_o), .trace_seq_o(trace_seq_o),
     .trace_ref_o(trace_ref_o), .trace_beh_o(trace_beh_o), .trace_len_o(trace_len_o),
@@ -456,7 +489,7 @@ module am_soc #(
   assign dbg_au_we_o    = we;
   assign dbg_au_addr_o  = mem_addr[9:0];
   assign dbg_dp_wait_o  = sel_dp;
-  assign dbg_dp_done_o  = sel_dp && mem_ready;
+  assign dbg_dp_done_o  = dp_ans_done;   // the answer's fetch completes
 
   assign report_strobe_o = sel_sys && we && sa == `AM_SYS_REPORT;
   assign report_word_o   = mem_wdata;
@@ -465,9 +498,10 @@ module am_soc #(
   // starts (it was done on the look-ahead); the unit says itself; a UART access waits only for a TXDATA
   // write while the holding register is full; SYS and the bus-error
   // responder (a store the stack guard stops too) answer at once.
-  wire ready_d = bus_on_d && (ram_la || dp_rd || au_ready_d ||
+  wire ready_d = bus_on_d && (ram_la || dp_acc || (acc_d && rgn_d[6] && (dp_rd || ans_q)) || au_ready_d ||
                  (acc_d && rgn_d[2] && !(we_d && ua_d == `AM_UART_TXDATA && urt_full_d)) ||
-                 (acc_d && (rgn_d[3] || rgn_d == 5'd0 || guard_d || (rgn_d[4] && we_d))) ||
+                 (acc_d && (rgn_d[3] || rgn_d[5] || rgn_d == 7'd0 || guard_d ||
+                            ((rgn_d[4] || rgn_d[6]) && we_d))) ||
                  (dp_data && !mem_ready));
   reg  ready_q;
   always @(posedge clk_i) begin
@@ -477,13 +511,14 @@ module am_soc #(
   assign mem_ready = ready_q;
   generate
     if (TRACE != 0) begin : g_bus_check
-      reg dp_rd_q;   // the dispatch point was answered: its fetch completes
-      always @(posedge clk_i) dp_rd_q <= rst_n && dp_rd && bus_on_d;
-      wire ready_now = sel_ram || (sel_dp && dp_rd_q) || (sel_au && au_ready) ||
+      reg acc_dp_q;   // the dispatch point's first word was accepted: its fetch completes
+      always @(posedge clk_i) acc_dp_q <= rst_n && dp_acc && bus_on_d;
+      wire ready_now = sel_ram || (sel_dp && (rgn_q[6] ? ans_q : rgn_q[5] || acc_dp_q)) || (sel_au && au_ready) ||
                        (sel_urt && urt_ready) || sel_sys || sel_err;
       always @(posedge clk_i) begin
         if (rst_n && mem_valid && rgn_q != allowed(region(mem_addr[31:2]), user_q,
-                                                   mem_addr[`AM_AU_AW+1:2])) begin
+                                                   mem_addr[`AM_AU_AW+1:2],
+                                                   rgn_q[5] || rgn_q[6] || dp_on)) begin
           $display("am_soc: region flags %b, but mem_addr %08x is in %b (user %0d)", rgn_q,
                    mem_addr, region(mem_addr[31:2]), user_q);
           $stop;
@@ -504,7 +539,7 @@ module am_soc #(
     .clk_i(clk_i), .rst_ni(rst_n),
     .sel_ram_i(sel_ram), .sel_dp_i(sel_dp), .sel_au_i(sel_au), .sel_urt_i(sel_urt), .sel_sys_i(sel_sys),
     .au_read_i(sel_au && au_ready && !we), .addr_i(mem_addr),
-    .ram_rdata_i(ram_rdata), .dp_rdata_i(dp_jal), .au_rdata_i(au_rdata), .urt_rdata_i(urt_rdata),
+    .ram_rdata_i(ram_rdata), .dp_rdata_i(rgn_q[6] ? dp_jal : rgn_q[5] ? dp_lui : DP_AUIPC_RA), .au_rdata_i(au_rdata), .urt_rdata_i(urt_rdata),
     .sys_rdata_i(sys_rdata), .rdata_o(mem_rdata));
 
   // ---- reboot -------------------------------------------------------------------

@@ -2,14 +2,18 @@
 // behavior, and gets it as a jump.
 //
 // The firmware never loops over events. Every behavior is entered with its
-// return address at the dispatch point, 0x0010_0000 (DISPATCH_PC in
+// return address at the dispatch point, 0x000F_FFF8 (DISPATCH_PC in
 // include/am_iface.def), so its `ret` fetches an instruction from
 // there. That fetch is the dispatch point: it ends the open transaction as
 // a COMMIT write would, the sequencer dispatches the next event, and the SoC
-// answers the fetch with the word of the firmware's dispatch table (in RAM)
-// for the event's behavior -- a `jal x0` to that behavior's function. The
-// core runs it with ra still at the dispatch point, and so on: no firmware runs
-// between two transactions (docs/firmware.md, "The dispatch point").
+// completes it with `auipc ra, 0` and the next word with `lui sp,
+// STACK_TOP`; the core's fetch of the third word (1 MiB) gets the answer,
+// the word of the firmware's dispatch table (in RAM) for the event's
+// behavior -- a `jal x0` to that behavior's function. The core runs it with
+// ra at the dispatch point, and so on: no firmware runs between two
+// transactions (docs/firmware.md, "The dispatch point"). This module sees
+// the first fetch; the others are the SoC's (rtl/am_soc.v), which completes
+// the third once rd_o has read the answer.
 //
 // Owns: the dispatch point's accept (acc_q, like the bus's registered write
 // accept), the waiting fetch (pend_q), the cycle in which the answered fetch
@@ -17,23 +21,24 @@
 // (served_q).
 //
 // Promises:
-// * A fetch of DISPATCH is accepted in its first cycle in which the unit
-//   is not busy (the same rule as a write: a staging operation in flight
-//   finishes first). If a transaction is open and no watchdog hold is on, the
-//   accept commits it (commit_o: as a COMMIT write; a recorded fault or a
-//   full queue makes it an abort, exactly as for COMMIT).
+// * A fetch of DISPATCH is accepted (acc_o) in its first cycle in which the
+//   unit is not busy (the same rule as a write: a staging operation in
+//   flight finishes first); the SoC completes it in the next cycle. If a
+//   transaction is open and no watchdog hold is on, the accept commits it
+//   (commit_o: as a COMMIT write; a recorded fault or a full queue makes it
+//   an abort, exactly as for COMMIT).
 // * While an accepted fetch waits (pend_q), the sequencer may dispatch
 //   (demand_o, from the accepting cycle on); it dispatches only then, so
 //   nothing starts behind the
 //   firmware's back between transactions. Fault deliveries, collections on
 //   demand and periodic collections all happen inside one wait; the fetch
-//   is answered once, with one of (rd_o, idx_o, retry_o):
+//   is answered once (the SoC's fetch of the third word takes it), with one of
+//   (rd_o, idx_o, retry_o):
 //     - in CHECK, the behavior id of the transaction about to open if its
 //       target is live (the transaction is open from the next cycle on);
 //       else RETRY (retry_o, idx_o = -1): the event is dead, the sequencer
-//       goes on without a transaction, and the SoC answers the fetch with
-//       a jump to DISPATCH itself -- the core fetches it again, a new
-//       accept. CHECK answers in either case, so the answer (and the
+//       goes on without a transaction, and the SoC answers with a jump to
+//       DISPATCH itself -- the core fetches it again, a new accept. CHECK answers in either case, so the answer (and the
 //       fetch's ready behind it) does not wait for the target's check,
 //       which on the ECP5 and the iCE40 did not fit the cycle behind the
 //       actor table's read; a dead event (a message to a collected actor)
@@ -45,8 +50,8 @@
 //       starves the actors;
 //     - IDLE (-1): the sequencer is idle with nothing to dispatch (queue
 //       empty, no fault delivery pending, or dispatching stopped).
-//   rd_o is high for one cycle: the SoC reads the entry then, and the fetch
-//   completes in the next.
+//   rd_o is high for one cycle: the SoC reads the entry then, and the
+//   answer's fetch completes in the next (or when it comes).
 // * A data access of DISPATCH is not this module's: the SoC makes it a bus
 //   error (dp_instr_i low: never accepted).
 // Cycles (measured by the unit bench, make rtl-test): the fetch completes
@@ -73,6 +78,7 @@ module am_unit_dp #(
   input  wire             idle_i,      // am_dispatch: the sequencer is idle ...
   input  wire             nothing_i,   // ... with nothing to dispatch
   input  wire             dev_i,       // a device asks for the firmware
+  output wire             acc_o,       // the fetch is accepted (the SoC completes it next cycle)
   output wire             commit_o,
   output wire             demand_o,
   output wire             rd_o,
@@ -89,6 +95,7 @@ module am_unit_dp #(
   wire dev_take = dev_i && !served_q;
   wire ans_beh  = disp_i && chk_ok_i;
   wire ans_dev  = idle_i && dev_take;
+  assign acc_o    = accept;
   assign commit_o = accept && open_i && !wd_hold_i;
   assign demand_o = (pend_q || accept) && !dev_take;   // (from the accept on: QUICK commits)
   assign rd_o     = pend_q && (disp_i || ans_dev || (idle_i && nothing_i));

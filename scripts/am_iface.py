@@ -98,9 +98,11 @@ def layout_width(fields):
 
 # a register's access, as the docs' R/W column shows it; FW and FRW: the
 # firmware's alone (a program's behavior that reads or writes it gets
-# TRAP_BUS)
+# TRAP_BUS); W2FW: an array whose words 0 and 1 a program may write, the
+# rest the firmware's alone
 ACCESS = {"R": "R", "W": "W", "RW": "RW", "R / W": "R / W",
-          "FW": "W (firmware)", "FRW": "RW (firmware)"}
+          "FW": "W (firmware)", "FRW": "RW (firmware)",
+          "W2FW": "W (2 and up: firmware)"}
 
 
 def regs(t, blk):
@@ -194,6 +196,11 @@ def vh(t):
                 o.append(f"`define AM_{blk}_{name}_AT(a) (a[{aw - 1}:{lo}] == {hw}'h{w >> lo:x})")
         fw_only = [f"`AM_{blk}_{name}_AT(a)" for name, _, _, _, acc, _, _ in regs(t, blk)
                    if acc in ("FW", "FRW")]
+        for name, _, words, _, acc, _, _ in regs(t, blk):
+            lo = words.bit_length() - 1
+            if acc == "W2FW":   # words 2 and up: index bits above bit 0 not all 0
+                assert lo >= 2, f"{blk}_{name}: W2FW needs an array of 4 words or more"
+                fw_only.append(f"(`AM_{blk}_{name}_AT(a) && a[{lo - 1}:1] != {lo - 1}'d0)")
         if fw_only:
             o.append(f"`define AM_{blk}_FW_ONLY_AT(a) (" + " || ".join(fw_only) + ")")
         for _, a in t["WALIAS"]:

@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 NM = "riscv64-unknown-elf-nm"
-DISPATCH_PC = 0x00100000   # the dispatch point (include/am_iface.def, AM_DEFAULT_DISPATCH_PC)
+DISPATCH_PC = 0x000FFFF8   # the dispatch point, three words (include/am_iface.def, AM_DEFAULT_DISPATCH_PC)
 
 
 def functions(elf):
@@ -66,7 +66,7 @@ def main(argv):
             i = bisect.bisect_right(starts, pc) - 1
             if i >= 0 and pc < fns[i][0] + max(fns[i][1], 4):
                 name = fns[i][2]
-            elif pc == DISPATCH_PC:
+            elif DISPATCH_PC <= pc <= DISPATCH_PC + 8:
                 name = "(the dispatch point)"
             else:
                 name = "(outside the image)"

@@ -235,6 +235,8 @@ def link(d, ram, stack, cmd):
         # the host link's areas at the top of RAM (firmware/link.ld), as
         # the link command defines them
         areas = sum(int(v, 0) for v in re.findall(r"--defsym=(?:LINK_AREA|LOAD_MAX)=(\w+)", " ".join(cmd)))
+        # ... the stack's top rounded down to 4 KiB below them (link.ld)
+        areas = int(ram, 0) - ((int(ram, 0) - areas) & ~0xFFF)
         link = ", and %d for the host link's areas: FW_LINK_AREA + FW_LOAD_MAX" % areas if areas else ""
         raise Fail("firmware: program %s does not fit: %s bytes over the RAM (%d bytes, "
                    "of which %d are kept for the stack: FW_STACK_MIN%s)" % (

@@ -37,7 +37,7 @@ TEST(faults_program_every_class_in_order)
         /* the firmware's registers and devices, then the watchdog again */
         AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS,
         AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS,
-        AM_FAULT_STACK, AM_FAULT_WATCHDOG,
+        AM_FAULT_TRAP_BUS, AM_FAULT_TRAP_BUS, AM_FAULT_STACK, AM_FAULT_WATCHDOG,
     };
     /* the operation that failed and the offending value (ANY: the victim's
      * created actor, SELF_NEXT: the victim's reference, next generation) */
@@ -53,7 +53,7 @@ TEST(faults_program_every_class_in_order)
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
         { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 },
-        { AM_OP_RUN, 0 }, { AM_OP_RUN, 0 },
+        { AM_OP_ABORT, 0 }, { AM_OP_ABORT, 0 }, { AM_OP_RUN, 0 }, { AM_OP_RUN, 0 },
     };
     am_rt *rt;
     am_counters c = run("faults", &rt);

@@ -2,11 +2,12 @@
  * prog_dpcall.c — a behavior that *calls* the dispatch point, instead of
  * returning to it, gains nothing (docs/semantics.md, "The firmware's
  * registers and devices"). The call commits its transaction there, and the
- * next event -- the console's print, first in the queue -- runs with ra
- * still in this behavior's code. The console's entry returns to the
- * dispatch point, not by ra (firmware/crt0.S, FW_ENTRY), so the code after
- * the call never runs: had it run with the console's rights, its SYS.HALT
- * store would stop the machine with code 0x77.
+ * next event -- the console's print, first in the queue -- runs with ra at
+ * the dispatch point, not in this behavior's code (the dispatch point sets
+ * it, rtl/am_soc.v), and the console's entry goes back to the dispatch
+ * point by a jump of its own anyway (firmware/crt0.S, FW_ENTRY). So the
+ * code after the call never runs: had it run with the console's rights,
+ * its SYS.HALT store would stop the machine with code 0x77.
  *
  * DPCALL (the boot): [] print, send itself [1], call the dispatch point
  * (the RISC-V core only: on the host the C code just returns); [1] print

@@ -78,6 +78,8 @@ void prog_faults_victim(am_ctx *ctx)
     case FAULTS_OP_UART_TX:       prog_trap_way(ctx, PROG_TRAP_UART_TX); break;
     case FAULTS_OP_UART_RX:       prog_trap_way(ctx, PROG_TRAP_UART_RX); break;
     case FAULTS_OP_FW_READ:       prog_trap_way(ctx, PROG_TRAP_FW_READ); break;
+    case FAULTS_OP_FW_ABORT:      prog_trap_way(ctx, PROG_TRAP_FW_ABORT); break;
+    case FAULTS_OP_DP_SECOND:     prog_trap_way(ctx, PROG_TRAP_DP_SECOND); break;
     case FAULTS_OP_LINK_STORE:    prog_trap_way(ctx, PROG_TRAP_LINK_STORE); break;
     case FAULTS_OP_WATCHDOG_AGAIN: prog_trap(ctx, AM_FAULT_WATCHDOG); break;
     default:

@@ -44,6 +44,8 @@ enum {
     FAULTS_OP_UART_TX,      /* a byte to the UART */
     FAULTS_OP_UART_RX,      /* a byte from it */
     FAULTS_OP_FW_READ,      /* FAULT_HANDLER read */
+    FAULTS_OP_FW_ABORT,     /* ABORT[TABLE_FULL] written: the firmware's causes are its own */
+    FAULTS_OP_DP_SECOND,    /* a jump to the dispatch point's answer, past its first word */
     FAULTS_OP_LINK_STORE,   /* STACK: a store at the stack's top (the link's state) */
     FAULTS_OP_WATCHDOG_AGAIN, /* WATCHDOG: the watchdog is still on after FW_WATCHDOG */
     FAULTS_OP_COUNT = FAULTS_OP_WATCHDOG_AGAIN

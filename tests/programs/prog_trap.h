@@ -33,6 +33,8 @@ enum {
     PROG_TRAP_UART_TX,        /* a byte written to the UART (over the host link's frames) */
     PROG_TRAP_UART_RX,        /* a byte read from it (the link's) */
     PROG_TRAP_FW_READ,        /* FAULT_HANDLER read: a reference never given */
+    PROG_TRAP_FW_ABORT,       /* ABORT[TABLE_FULL]: a cause that is the firmware's to report */
+    PROG_TRAP_DP_SECOND,      /* a jump to the dispatch point's answer (its third word), past its first */
     PROG_TRAP_LINK_STORE,     /* STACK: a store at the stack's top, into the link's state */
 };
 #define PROG_TRAP_BUS_FIRST PROG_TRAP_DP_LOAD   /* this way and the ones after it: TRAP_BUS,
@@ -123,6 +125,8 @@ static inline void prog_trap_way(am_ctx *ctx, uint32_t way)
     case PROG_TRAP_UART_TX:     PROG_REG(UART_BASE, UART_TXDATA) = '!'; break;
     case PROG_TRAP_UART_RX:     (void)PROG_REG(UART_BASE, UART_RXDATA); break;
     case PROG_TRAP_FW_READ:     (void)PROG_REG(AU_BASE, AU_FAULT_HANDLER); break;
+    case PROG_TRAP_FW_ABORT:    PROG_REG(AU_BASE, AU_ABORT + 4u * AM_FAULT_TABLE_FULL) = 0x55u; break;
+    case PROG_TRAP_DP_SECOND:   ((void (*)(void))(uintptr_t)(AM_DEFAULT_DISPATCH_PC + 8u))(); break;
     case PROG_TRAP_LINK_STORE: {
         extern char __stack_top[];   /* firmware/link.ld */
         *(volatile uint32_t *)(void *)__stack_top = 0;
