@@ -334,8 +334,11 @@ module am_soc #(
   wire        ram_rd = bus_on_d && la_go && la_read && rgn_d[0];      // ... a read: read now
   wire        ram_wr = sel_ram && we && mem_ready;                    // a store's first cycle
   wire        dp_rd, dp_wait, dp_retry, dp_acc;
-  reg         dp_retry_q;   // the answer given was RETRY (kept until the next)
-  always @(posedge clk_i) if (dp_rd) dp_retry_q <= dp_retry;
+  // the answer given was RETRY (kept until the next; reset, so that no
+  // unknown value reaches the read data: the gate-level netlist and the RTL
+  // then agree cycle for cycle, make postsynth)
+  reg         dp_retry_q;
+  always @(posedge clk_i) if (!rst_n) dp_retry_q <= 1'b0; else if (dp_rd) dp_retry_q <= dp_retry;
   localparam integer DPW = `AM_DEFAULT_BEH_W + 2;   // the dispatch table's index (am_unit_dp)
   wire [DPW-1:0] dp_idx;
   wire [DPW-3:0] dp_beh;       // the behavior field as read, before the target's check
