@@ -119,10 +119,10 @@ icebreaker_SYNTH      := -device u -dff
 # the router ~370 s of congestion and 24.40 MHz; without it 130 s, 24.48 MHz
 icebreaker_PNR        :=
 # the seed: the placement is at the clock's edge at 82% of the UP5K, and
-# seeds move Fmax by a few percent (docs/fpga.md, "Timing"); seed 10 meets it
-# with the most room, 2.7 ns of it for the DSP blocks' own delays (seeds
-# 1-10: met by 2, 5, 9 and 10)
-icebreaker_SEED       := 10
+# seeds move Fmax by about 14% (docs/fpga.md, "Timing"); seed 18 meets it
+# with the most room for the DSP blocks' own delays, 2.1 ns under the
+# clock's period (seeds 1-20: met by 3, 7, 13, 18 and 20)
+icebreaker_SEED       := 18
 icebreaker_SOC        := $(am_iface_icebreaker)
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 2048
@@ -156,9 +156,9 @@ hx8k_PINS             := constraints/hx8k.pcf
 hx8k_MHZ              ?= 50
 hx8k_SOC              := $(am_iface_hx8k) RAM_WORDS=2048
 hx8k_PNR              := --opt-timing
-# the seed: seeds move Fmax by about 20% (docs/fpga.md, "Timing"); seed 9
-# meets the clock with the most room (seeds 1-10: met by 8, not 5 and 7)
-hx8k_SEED             := 9
+# the seed: seeds move Fmax by about 20% (docs/fpga.md, "Timing"); seed 5
+# meets the clock with the most room (seeds 1-10: met by 2, 5, 9 and 10)
+hx8k_SEED             := 5
 hx8k_RAM_WORDS        := 2048
 hx8k_BRAM_WORDS       := 2048
 hx8k_DEFINES          := -DAM_RAM_BRAM_WORDS=2048
@@ -195,9 +195,9 @@ ulx3s_SYNTH           := -nowidelut
 ulx3s_DEFINES         :=
 ulx3s_RTL             := $(RTL_MUX_IN)
 ulx3s_RTL_OUT         := $(RTL_MUX_OUT)
-# the seed: seeds move Fmax by about 7% (docs/fpga.md, "Timing"); seed 5
+# the seed: seeds move Fmax by about 7% (docs/fpga.md, "Timing"); seed 3
 # meets the 60 MHz clock with the most room (seeds 1-10: met by all 10)
-ulx3s_SEED            := 5
+ulx3s_SEED            := 3
 # the simulation's SoC: 64 KiB RAM, default actor unit, RV32IM, full firmware
 # (25F/45F/85F). The 12F's 32 EBR hold 32 KiB RAM + the unit: the one-demo
 # firmware, as on the iCE40 boards.

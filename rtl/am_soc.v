@@ -53,8 +53,8 @@
 // reference runtime takes it), whatever STACK_LIMIT is.
 // Privilege: the UART, SYS and the actor unit's firmware-only registers
 // (FW/FRW in include/am_iface.def: CTRL, BEH_COUNT, WATCHDOG, FAULT_HANDLER,
-// GC_LOW, GC_PERIOD, COMMIT, FREE, INJECT, SPAWN, UNPIN, COLLECT) are the
-// firmware's. While a program's behavior runs -- from the dispatch point's
+// GC_LOW, GC_PERIOD, COMMIT, FREE, INJECT, SPAWN, UNPIN, COLLECT; and W2FW:
+// ABORT[c] for c from 2 on, the traps' causes) are the firmware's. While a program's behavior runs -- from the dispatch point's
 // answer with a behavior id past the built-in ones to the next answer or
 // restart -- an access of them is a bus error (TRAP_BUS for the behavior's
 // transaction), so no behavior can switch off the watchdog, stop the
