@@ -21,8 +21,11 @@ import bisect
 import subprocess
 import sys
 
+import am_iface
+
 NM = "riscv64-unknown-elf-nm"
-DISPATCH_PC = 0x000FFFF8   # the dispatch point, three words (include/am_iface.def, AM_DEFAULT_DISPATCH_PC)
+# the dispatch point, three words (include/am_iface.def)
+DISPATCH_PC = next(am_iface.num(a[1]) for _, a in am_iface.load()["SIZE"] if a[0] == "DISPATCH_PC")
 
 
 def functions(elf):
