@@ -520,7 +520,8 @@ module am_soc #(
                        (sel_urt && urt_ready) || sel_sys || sel_err;
       always @(posedge clk_i) begin
         if (rst_n && mem_valid && rgn_q != allowed(region(mem_addr[31:2]), user_q,
-                                                   mem_addr[`AM_AU_AW+1:2], dp_on)) begin
+                                                   mem_addr[`AM_AU_AW+1:2],
+                                                   rgn_q[5] || rgn_q[6] || dp_on)) begin
           $display("am_soc: region flags %b, but mem_addr %08x is in %b (user %0d)", rgn_q,
                    mem_addr, region(mem_addr[31:2]), user_q);
           $stop;

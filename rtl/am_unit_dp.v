@@ -38,8 +38,7 @@
 //       target is live (the transaction is open from the next cycle on);
 //       else RETRY (retry_o, idx_o = -1): the event is dead, the sequencer
 //       goes on without a transaction, and the SoC answers with a jump to
-//       DISPATCH itself -- the core fetches it again, a new accept. CHECK
-//       answers in either case, so the answer (and the
+//       DISPATCH itself -- the core fetches it again, a new accept. CHECK answers in either case, so the answer (and the
 //       fetch's ready behind it) does not wait for the target's check,
 //       which on the ECP5 and the iCE40 did not fit the cycle behind the
 //       actor table's read; a dead event (a message to a collected actor)
