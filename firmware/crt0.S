@@ -9,7 +9,7 @@
  * instruction fetch (fw_trap finds the trapping instruction from it). RAM
  * and the actor unit keep their state.
  *
- * Address 0 jumps over the image header: eleven words that say what the image
+ * Address 0 jumps over the image header: twelve words that say what the image
  * is (docs/programs.md). The linker fills the sizes, scripts/am_program.py
  * the rest when it makes the image (the hex file):
  *
@@ -20,6 +20,8 @@
  *          0 while computed)  +0x24  end of .bss: the stack has the rest
  *   +0x10  behavior-table hash (FNV-1a of the names, host/am_progset.h)
  *   +0x28  hash of the sources (scripts/am_program.py srchash)
+ *   +0x2C  the interface's identity (include/am_iface.def's AM_IF_ID):
+ *          a loader refuses an image built for another SoC interface
  *
  *   power-on:  stack, clear .bss, fw_main() (also after a reboot into an
  *              image loaded over the link: RESTART.LOADED alone).
@@ -59,6 +61,7 @@ fw_image_header = _start
     .word   __stack_top
     .word   __bss_end
     .word   0                 /* source hash */
+    .word   0                 /* interface identity (AM_IF_ID) */
 
 entry:
     la      sp, __stack_top

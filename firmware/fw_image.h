@@ -9,7 +9,8 @@
 #include "am_link_wire.h"
 #include "fw.h"
 
-/* The image of size bytes at img (word-aligned): its header, size and CRC
+/* The image of size bytes at img (word-aligned): its header, size, CRC and
+ * interface identity
  * (am_image_check, at most max bytes), a stack within ram_top bytes of
  * RAM, and a boot behavior of its own program. Any behavior table is fine:
  * the image brings its behaviors. AM_LINK_OK, AM_LINK_E_TOO_BIG, or

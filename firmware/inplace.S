@@ -18,7 +18,8 @@ _start:
     .word   0                 /* minimum stack bytes */
     .word   __ram_top
     .word   __bss_end
-    .word   0                 /* source hash */
+    .word   0                 /* source hash: none */
+    .word   0                 /* interface identity (AM_IF_ID) */
 
     .text
 inplace_entry:

@@ -8,6 +8,8 @@
  *   <BLK>_<REG>_<FIELD>_<VALUE> ... and a named value of it (not shifted)
  *   AM_TRACE_<KIND>             a trace port record kind
  *   AM_DEFAULT_<SIZE>           a default size
+ *   AM_IFACE_ID                 the interface's identity (an image's header
+ *                               word 11; (uint32_t)AM_IFACE_ID)
  * (The fault causes are enum am_fault, include/am.h.)
  */
 #ifndef AM_IFACE_H
@@ -26,6 +28,7 @@ enum am_iface {
 #define AM_IF_VALUE(blk, field, name, value, doc) blk##_##field##_##name = value,
 #define AM_IF_TRACE(name, value, doc) AM_TRACE_##name = value,
 #define AM_IF_SIZE(name, value, doc) AM_DEFAULT_##name = value,
+#define AM_IF_ID(rev, id, doc) AM_IFACE_ID = (int)(unsigned)(id),
 #include "am_iface.def"
     AM_IFACE_END_
 };

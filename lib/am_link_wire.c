@@ -208,6 +208,12 @@ int am_image_check(const uint8_t *img, uint32_t n, uint32_t max, am_image_info *
         *problem = AM_LINK_IMAGE_CRC;
         return AM_LINK_E_BAD_IMAGE;
     }
+    /* an image of another interface would meet registers that moved: every
+     * dispatch a bus error and a restart. Refused here, said plainly. */
+    if (am_link_get32(img + AM_IMAGE_IFACE_AT) != (uint32_t)AM_IFACE_ID) {
+        *problem = AM_LINK_IMAGE_IFACE;
+        return AM_LINK_E_BAD_IMAGE;
+    }
     info->bytes = n;
     info->table_hash = am_link_get32(img + 16);
     info->nbehaviors = am_link_get32(img + 20);

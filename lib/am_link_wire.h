@@ -109,7 +109,8 @@ enum am_link_error {
     X(CRC,     3, "CRC mismatch") \
     X(TABLE,   4, "its behavior table is not one this machine has") \
     X(SOURCES, 5, "built from other sources than this machine's copy of its behaviors") \
-    X(BOOT,    6, "its boot behavior is not a program's behavior of its table")
+    X(BOOT,    6, "its boot behavior is not a program's behavior of its table") \
+    X(IFACE,   7, "built for another SoC interface (include/am_iface.def): rebuild it from this machine's sources")
 enum am_link_image_problem {
 #define AM_LINK_X_(name, value, doc) AM_LINK_IMAGE_##name = value,
     AM_LINK_IMAGE_LIST(AM_LINK_X_)
@@ -226,13 +227,15 @@ static inline uint32_t am_link_rx_len(const am_link_rx *rx) { return rx->frame -
 
 /* ---- images (docs/programs.md, "The image") --------------------------------- */
 #define AM_IMAGE_MAGIC 0x31494D41u   /* "AMI1" */
-#define AM_IMAGE_HDR_WORDS 11u
+#define AM_IMAGE_HDR_WORDS 12u
+#define AM_IMAGE_IFACE_AT  44u       /* the interface's identity (AM_IF_ID) */
 typedef struct am_image_info {
     uint32_t bytes, table_hash, nbehaviors, boot, src_hash;
 } am_image_info;
-/* Check an image's header, size and CRC: AM_LINK_OK, AM_LINK_E_TOO_BIG
- * (more than max bytes) or AM_LINK_E_BAD_IMAGE with *problem set
- * (AM_LINK_IMAGE_*). The behavior table is the caller's to match. */
+/* Check an image's header, size, CRC and interface identity (AM_IFACE_ID,
+ * include/am_iface.h): AM_LINK_OK, AM_LINK_E_TOO_BIG (more than max bytes)
+ * or AM_LINK_E_BAD_IMAGE with *problem set (AM_LINK_IMAGE_*). The behavior
+ * table is the caller's to match. */
 int am_image_check(const uint8_t *img, uint32_t n, uint32_t max, am_image_info *info,
                    uint32_t *problem);
 

@@ -7,10 +7,15 @@
                                  tables in the docs: the text between
                                  <!-- am_iface:NAME --> and <!-- /am_iface -->
                                  must be what the table gives
+  am_iface.py id [--write]       print (or write into AM_IF_ID) the interface's
+                                 identity: FNV-1a over every other entry, doc
+                                 strings left out; every image carries it
+                                 (docs/programs.md, "The image")
 
 The table is read line by line (one entry per line, at the start of a line),
 checked (alignment, overlaps, windows, fields inside 32 bits, layouts that
-fill their word from bit 0 without gaps), and a file is
+fill their word from bit 0 without gaps, an AM_IF_ID that is the entries'
+identity), and a file is
 rewritten only when its text changes, so what includes it rebuilds only then.
 """
 import re
@@ -51,7 +56,7 @@ def num(s):
 
 def load(path=DEF):
     t = {k: [] for k in ("BLOCK", "REG", "ARRAY", "WALIAS", "FIELD", "VALUE", "CAUSE",
-                         "TRACE", "SIZE", "LAYOUT", "BOARD")}
+                         "TRACE", "SIZE", "LAYOUT", "BOARD", "ID")}
     for ln, line in enumerate(path.read_text().splitlines(), 1):
         m = re.match(r"AM_IF_([A-Z]+)\((.*)\)\s*$", line)
         if not m:
@@ -59,8 +64,30 @@ def load(path=DEF):
         if m.group(1) not in t:
             sys.exit(f"{path}:{ln}: unknown entry AM_IF_{m.group(1)}")
         t[m.group(1)].append((ln, split_args(m.group(2))))
-    check(t, path)
+    check(t, path, identity(path))
     return t
+
+
+def identity(path=DEF):
+    """FNV-1a (32 bits) over every entry but AM_IF_ID, in file order, each as
+    its text with the doc strings and blanks left out, then a newline; and
+    AM_IF_ID's revision. A doc string's wording is not the interface; every
+    offset, value, size and layout is."""
+    h = 0x811C9DC5
+    rev = None
+    for line in path.read_text().splitlines():
+        m = re.match(r"AM_IF_([A-Z]+)\((.*)\)\s*$", line)
+        if not m:
+            continue
+        if m.group(1) == "ID":
+            rev = split_args(m.group(2))[0]
+            continue
+        text = "AM_IF_" + m.group(1) + "(" + re.sub(r"\s+", "", re.sub(r'"[^"]*"', "", m.group(2))) + ")\n"
+        for b in text.encode():
+            h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    for b in f"REV({rev})\n".encode():
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
 
 
 def lin(s):
@@ -122,8 +149,14 @@ def blocks(t):
     return {a[0]: (num(a[1]), num(a[2]), a[3], a[4]) for _, a in t["BLOCK"]}
 
 
-def check(t, path):
+def check(t, path, ident):
     errs = []
+    if len(t["ID"]) != 1:
+        errs.append("needs one AM_IF_ID(revision, identity, \"meaning\")")
+    elif num(t["ID"][0][1][1]) != ident:
+        errs.append(f"AM_IF_ID says {num(t['ID'][0][1][1]):#010x}, the entries' identity is {ident:#010x}: "
+                    "an entry changed, so images built before it are another interface's; write the new "
+                    "identity with scripts/am_iface.py id --write")
     bl = blocks(t)
     regions = {}
     for blk, (base, bits, *_) in bl.items():
@@ -346,6 +379,17 @@ def main(argv):
         return 0
     if argv and argv[0] == "docs":
         return docs(load(), "--write" in argv)
+    if argv and argv[0] == "id":
+        ident = identity()
+        if "--write" in argv:
+            text = DEF.read_text()
+            new = re.sub(r"^(AM_IF_ID\(\s*[^,]+,\s*)0x[0-9A-Fa-f]+", lambda m: f"{m.group(1)}{ident:#010x}",
+                         text, count=1, flags=re.M)
+            if new == text and f"{ident:#010x}" not in text:
+                sys.exit(f"{DEF}: no AM_IF_ID(revision, 0x..., \"meaning\") line to write")
+            write_if_changed(DEF, new)
+        print(f"{ident:#010x}")
+        return 0
     print(__doc__)
     return 2
 

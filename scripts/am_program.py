@@ -64,8 +64,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # table's, so a change on one side alone is reported at once.
 BUILTINS = ["CONSOLE", "SINK", "ASK"]
 MAGIC = 0x31494D41            # "AMI1", header word 1
-HDR_WORDS = 11                # firmware/crt0.S: the header's words
+HDR_WORDS = 12                # firmware/crt0.S: the header's words
 HDR_SRC_HASH = 10
+HDR_IFACE = 11                # the interface's identity (include/am_iface.def's AM_IF_ID)
 
 
 class Fail(Exception):
@@ -276,6 +277,14 @@ def boot_of(behs, progs, name):
     raise Fail("no program named '%s' (the folder has: %s)" % (name, " ".join(p[0] for p in progs)))
 
 
+def iface_id():
+    """AM_IF_ID's identity, once am_iface.py has checked that it is the
+    entries' own (it stops the build with a message if an edit left it stale)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import am_iface
+    return am_iface.num(am_iface.load()["ID"][0][1][1])
+
+
 def seal(binp, hexp, fields):
     """Fill the image header of the raw image BIN (firmware/crt0.S): the
     words of fields ({index: value}), then the CRC-32 over the image with
@@ -291,6 +300,7 @@ def seal(binp, hexp, fields):
     if w[2] != len(data):
         raise Fail("%s: the header says %d bytes, the image has %d" % (binp, w[2], len(data)))
     w[3] = 0
+    w[HDR_IFACE] = iface_id()
     for i, v in fields.items():
         w[i] = v
     struct.pack_into("<%dI" % HDR_WORDS, data, 0, *w)

@@ -148,7 +148,7 @@ bool parse_num(const NumOpt &o, const char *s)
 // docs/programs.md) must say it was built from the same behavior table as
 // the host-side copy this simulator was linked with.
 enum { HDR_MAGIC = 1, HDR_BYTES, HDR_CRC, HDR_HASH, HDR_NBEH, HDR_BOOT, HDR_STACK_MIN,
-       HDR_RAM, HDR_BSS_END, HDR_SRC_HASH, HDR_WORDS };
+       HDR_RAM, HDR_BSS_END, HDR_SRC_HASH, HDR_IFACE, HDR_WORDS };
 // a loader's kind, in its header's boot word (scripts/am_program.py loader)
 enum { LOADER_RESIDENT = 0, LOADER_INPLACE = 1 };
 
@@ -199,6 +199,14 @@ bool load_image(const char *path, const am_progset *set, uint32_t ram_words, con
     if (crc != w[HDR_CRC]) {
         std::fprintf(stderr, "am-sim: %s: CRC-32 %08x, the header says %08x: a damaged image\n",
                      path, (unsigned)crc, (unsigned)w[HDR_CRC]);
+        return false;
+    }
+    if (w[HDR_IFACE] != (uint32_t)AM_IFACE_ID) {
+        std::fprintf(stderr,
+                     "am-sim: %s was built for another SoC interface (identity %08x; this "
+                     "simulator's SoC: %08x, include/am_iface.def): rebuild it from these sources "
+                     "(make sim, or make sim-run PROGRAM=...)\n",
+                     path, (unsigned)w[HDR_IFACE], (unsigned)AM_IFACE_ID);
         return false;
     }
     if (!set) {   // a loader (--loader): no program of its own; its kind in the boot word
@@ -269,15 +277,16 @@ struct LinkPort {
     // while the reference runtime needs the image's program set, which
     // this simulator may not have been linked with. Such an image is
     // refused as am-run refuses it, and the running program goes on: its
-    // header chunk goes on the line with one bit flipped (byte 43, inside
-    // the image's CRC, read by nothing before START), so the firmware's own
-    // check refuses the image at START -- CRC mismatch, counted in
-    // E_BAD_IMAGE -- and that answer's reason is made the true one on its
-    // way to the host (only for an image that is otherwise good: one with a
-    // real fault keeps its own reason, as on am-run, which checks the CRC
-    // first). For that the host's frames go on the line whole, each once
+    // header chunk goes on the line with one bit flipped (the header's last
+    // byte, inside the image's CRC, read by nothing before START), so the
+    // firmware's own check refuses the image at START -- CRC mismatch,
+    // counted in E_BAD_IMAGE -- and that answer's reason is made the true
+    // one on its way to the host (only for an image that is otherwise good:
+    // one with a real fault keeps its own reason, as on am-run, which checks
+    // the CRC first; one of another interface is not flipped, the firmware
+    // refuses it as that). For that the host's frames go on the line whole, each once
     // its delimiter has come (a host writes a frame at once).
-    static constexpr uint32_t FLIP_BYTE = 43;
+    static constexpr uint32_t FLIP_BYTE = 4 * HDR_WORDS - 1;   // the header is whole by then
     static constexpr uint32_t IMAGE_MAX = 1u << 17;   // past any RAM: the machine refuses it anyway
     std::vector<uint8_t> hframe;    // the host's frame in progress
     bool hlong = false;             // ... longer than any frame to the machine: passed on as it comes
@@ -298,8 +307,11 @@ struct LinkPort {
         auto *v = static_cast<std::vector<uint8_t> *>(user);
         v->insert(v->end(), p, p + n);
     }
-    // the set an image header names: 0 when this simulator has it
+    // the set an image header names: 0 when this simulator has it, or when
+    // the machine refuses the image itself (another interface: its loader
+    // checks that, as am-run's does, before any table)
     static uint32_t problem_of(const uint8_t *hdr) {
+        if (am_link_get32(hdr + 4 * HDR_IFACE) != (uint32_t)AM_IFACE_ID) return 0;
         uint32_t nbeh = am_link_get32(hdr + 4 * HDR_NBEH), hash = am_link_get32(hdr + 4 * HDR_HASH);
         bool table = false;
         for (const am_progset *const *ps = am_progsets; *ps; ps++)

@@ -253,6 +253,7 @@ static uint32_t make_image(uint8_t *img, uint32_t n)
     am_link_put32(img + 20, 41);
     am_link_put32(img + 24, 17);
     am_link_put32(img + 40, 0x5eed5eedu);
+    am_link_put32(img + AM_IMAGE_IFACE_AT, (uint32_t)AM_IFACE_ID);
     uint32_t crc = am_crc32(0, img, n);   /* with its own word 0 */
     am_link_put32(img + 12, crc);
     return crc;
@@ -285,6 +286,29 @@ TEST(image_check)
     img[13] ^= 1;
     CHECK_EQ(am_image_check(img, 1024, 4096, &info, &problem), AM_LINK_E_BAD_IMAGE);
     CHECK_EQ(problem, AM_LINK_IMAGE_CRC);
+    img[13] ^= 1;
+}
+
+/* An image of another interface, its CRC right: refused as that, after the
+ * CRC and before anything the caller matches. An image with the eleven-word
+ * header of before has its first instruction there. */
+TEST(image_of_another_interface)
+{
+    static uint8_t img[1024];
+    am_image_info info;
+    uint32_t problem;
+    make_image(img, sizeof img);
+    am_link_put32(img + AM_IMAGE_IFACE_AT, (uint32_t)AM_IFACE_ID ^ 0x100u);
+    am_link_put32(img + 12, 0);
+    am_link_put32(img + 12, am_crc32(0, img, sizeof img));
+    CHECK_EQ(am_image_check(img, sizeof img, 4096, &info, &problem), AM_LINK_E_BAD_IMAGE);
+    CHECK_EQ(problem, AM_LINK_IMAGE_IFACE);
+    am_link_put32(img + 12, 0x12345678u);   /* a damaged one is a damaged one first */
+    CHECK_EQ(am_image_check(img, sizeof img, 4096, &info, &problem), AM_LINK_E_BAD_IMAGE);
+    CHECK_EQ(problem, AM_LINK_IMAGE_CRC);
+    make_image(img, sizeof img);
+    CHECK_EQ(am_image_check(img, sizeof img, 4096, &info, &problem), AM_LINK_OK);
+    CHECK(strstr(am_link_image_text(AM_LINK_IMAGE_IFACE), "another SoC interface") != NULL);
 }
 
 TEST(names)

@@ -73,6 +73,17 @@ printf '\x55' | dd of="$W/bad.bin" bs=1 seek=2000 conv=notrunc 2>/dev/null
 expect "a corrupt image is refused" 1 "^am-link: bad image $W/bad.bin: CRC mismatch; the running program goes on$" \
   $LINK --port "$P" load "$W/bad.bin"
 expect "the running program went on" 0 "^3 5$" $LINK --port "$P" ask 1 0
+# built for another SoC interface: header word 11 changed, the CRC made good
+python3 -c '
+import sys, zlib, struct
+d = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<I", d, 44, struct.unpack_from("<I", d, 44)[0] ^ 0x8000)
+struct.pack_into("<I", d, 12, 0)
+struct.pack_into("<I", d, 12, zlib.crc32(bytes(d)) & 0xffffffff)
+open(sys.argv[2], "wb").write(d)' "$B/programs/tests/link/prog/fw/fw.bin" "$W/iface.bin"
+expect "an image of another SoC interface is refused" 1 \
+  "^am-link: bad image $W/iface.bin: built for another SoC interface \(include/am_iface.def\): rebuild it from this machine's sources; the running program goes on$" \
+  $LINK --port "$P" load "$W/iface.bin"
 # load prints the new program's console until it is idle, then returns
 out=$(T $LINK --port "$P" load "$B/programs/demos/fw/fw.hex" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -qE "^loaded .*fw.hex \([0-9]+ bytes\): the machine runs it$" <<< "$out"; then

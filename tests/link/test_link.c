@@ -721,6 +721,19 @@ TEST(bad_images_are_refused_and_never_run)
     other[nb / 2] ^= 0x40;
     CHECK_EQ(am_link_load(l, other, nb, &problem), AM_LINK_E_BAD_IMAGE);
     CHECK_EQ(problem, AM_LINK_IMAGE_CRC);
+    /* built for another SoC interface (header word 11, AM_IF_ID): the
+     * machine's loader refuses it as that, before it looks at the table --
+     * also with a table this target does not have, which the simulator
+     * then leaves to its firmware to refuse */
+    memcpy(other, img, n);
+    am_link_put32(other + AM_IMAGE_IFACE_AT, am_link_get32(other + AM_IMAGE_IFACE_AT) ^ 0x8000u);
+    fix_crc(other, nb);
+    CHECK_EQ(am_link_load(l, other, nb, &problem), AM_LINK_E_BAD_IMAGE);
+    CHECK_EQ(problem, AM_LINK_IMAGE_IFACE);
+    am_link_put32(other + 16, am_link_get32(other + 16) ^ 1);
+    fix_crc(other, nb);
+    CHECK_EQ(am_link_load(l, other, nb, &problem), AM_LINK_E_BAD_IMAGE);
+    CHECK_EQ(problem, AM_LINK_IMAGE_IFACE);
     /* too big for the machine's RAM (the firmware refuses it at its first
      * chunk, from the size in its header) */
     uint8_t *huge = calloc(1, 70000);

@@ -151,6 +151,19 @@ if [ $rc -eq 2 ] && grep -q "CRC-32 .* a damaged image" <<< "$out"; then
   ok "am-sim refuses a damaged image (CRC-32)"
 else bad "am-sim refuses a damaged image" "exit $rc: $out"; fi
 
+# an image built for another SoC interface (its header's word 11, the
+# identity of include/am_iface.def), its CRC made good: refused before it runs
+python3 -c '
+import sys, zlib, struct
+w = [int(x, 16) for x in open(sys.argv[1]).read().split()]
+w[11] ^= 0x8000; w[3] = 0
+w[3] = zlib.crc32(struct.pack("<%dI" % len(w), *w)) & 0xffffffff
+print("\n".join("%08x" % x for x in w))' "$hex" > "$TMP/other-iface.hex"
+out=$("$sim" --quiet --image "$TMP/other-iface.hex" hello 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "was built for another SoC interface (identity [0-9a-f]*; this simulator's SoC: [0-9a-f]*, include/am_iface.def): rebuild it" <<< "$out"; then
+  ok "am-sim refuses an image built for another SoC interface (rebuild message)"
+else bad "am-sim refuses an image built for another SoC interface" "exit $rc: $out"; fi
+
 # an edited behavior whose image alone was rebuilt: am-sim says so before it
 # runs, instead of a divergence later
 echo "/* edited */" >> "$hello/greeter.c"
@@ -363,6 +376,42 @@ fi
 out=$(mk program-lib 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q "PROGRAM=DIR is needed" <<< "$out"; then ok "make program-lib without PROGRAM: a one-line message, exit $rc"
 else bad "make program-lib without PROGRAM" "exit $rc: $(tail -2 <<< "$out")"; fi
+
+# ---- the interface's identity: an edit of include/am_iface.def changes it ---------
+# (every image carries it: am-sim and the loaders refuse one of another; above)
+out=$(cd "$ROOT" && python3 - "$TMP" <<'PY' 2>&1
+import re, sys
+from pathlib import Path
+sys.path.insert(0, "scripts")
+import am_iface
+tmp = Path(sys.argv[1])
+text = am_iface.DEF.read_text()
+def variant(name, f):
+    p = tmp / (name + ".def")
+    new = f(text)
+    assert new != text, name
+    p.write_text(new)
+    return p
+base = am_iface.identity()
+doc = variant("doc", lambda t: t.replace('"the SoC\'s RAM (64 KiB)"', '"the RAM (64 KiB, reworded)"'))
+val = variant("val", lambda t: t.replace("AM_IF_SIZE(MSG_WORDS, 8,", "AM_IF_SIZE(MSG_WORDS, 9,"))
+rev = variant("rev", lambda t: re.sub(r"^AM_IF_ID\(1,", "AM_IF_ID(2,", t, flags=re.M))
+assert am_iface.identity(doc) == base, "a doc string's wording changed the identity"
+assert am_iface.identity(val) != base, "a size's value left the identity as it was"
+assert am_iface.identity(rev) != base, "the revision left the identity as it was"
+am_iface.load(doc)          # still its own identity: loads
+try:
+    am_iface.load(val)
+except SystemExit as e:
+    print(e)
+else:
+    sys.exit("a stale AM_IF_ID was not caught")
+PY
+)
+if grep -q "AM_IF_ID says 0x[0-9a-f]*, the entries' identity is 0x[0-9a-f]*: .*scripts/am_iface.py id --write" <<< "$out" &&
+   [ "$(cd "$ROOT" && python3 scripts/am_iface.py id)" = "$(grep -oE '^AM_IF_ID\([0-9]+, 0x[0-9a-f]+' "$ROOT/include/am_iface.def" | sed 's/.*, //')" ]; then
+  ok "am_iface.py: the identity follows every value but no doc string; a stale AM_IF_ID stops the scripts, naming the fix"
+else bad "am_iface.py: the interface's identity" "$out"; fi
 
 # ---- the product does not depend on its tests --------------------------------------
 hits=$(grep -rlE "(^|[^a-z_])(tests|bench)/" include lib host firmware rtl sim 2>/dev/null)
