@@ -111,18 +111,22 @@ icebreaker_TOP        := am_icebreaker
 icebreaker_DEV        := --up5k --package sg48
 icebreaker_PINS       := constraints/icebreaker.pcf
 icebreaker_MHZ        ?= $(if $(filter 1,$(LINK)),21,24)
-# abc9 maps the UP5K with its own delays (-device u: ~55 LCs fewer than hx's)
-# and sees the flip-flops (-dff: ~25 LCs fewer, a faster placement; the
-# post-synthesis simulation runs this netlist)
-icebreaker_SYNTH      := -device u -dff
+# abc9 maps the UP5K with its own delays (-device u: ~55 LCs fewer than hx's).
+# Not -dff (abc9 sees the flip-flops: ~25 LCs fewer): with it, yosys 0.23
+# made a netlist of this RTL that ran 3 cycles off the RTL in make postsynth,
+# depending only on where the RTL's lines fell (a reflowed comment made it
+# appear, and the synthesis log then warned of "internal fanout in 1 complex
+# flops"); without it the netlist keeps the RTL's cycles. The post-synthesis
+# simulation runs this netlist.
+icebreaker_SYNTH      := -device u
 # nextpnr's plain flow: at 79% of the UP5K, --opt-timing's placement left
 # the router ~370 s of congestion and 24.40 MHz; without it 130 s, 24.48 MHz
 icebreaker_PNR        :=
-# the seed: the placement is at the clock's edge at 82% of the UP5K, and
-# seeds move Fmax by about 14% (docs/fpga.md, "Timing"); seed 18 meets it
-# with the most room for the DSP blocks' own delays, 2.1 ns under the
-# clock's period (seeds 1-20: met by 3, 7, 13, 18 and 20)
-icebreaker_SEED       := 18
+# the seed: the placement is at the clock's edge at 83% of the UP5K, and
+# seeds move Fmax by about 9% (docs/fpga.md, "Timing"); seed 11 meets it
+# with the most room for the DSP blocks' own delays, 4.8 ns under the
+# clock's period (seeds 1-20: met by 1, 11 and 16)
+icebreaker_SEED       := 11
 icebreaker_SOC        := $(am_iface_icebreaker)
 icebreaker_RAM_WORDS  := 16384
 icebreaker_BRAM_WORDS := 2048

@@ -521,7 +521,7 @@ module am_soc #(
       always @(posedge clk_i) begin
         if (rst_n && mem_valid && rgn_q != allowed(region(mem_addr[31:2]), user_q,
                                                    mem_addr[`AM_AU_AW+1:2],
-                                                   rgn_q[5] || rgn_q[6] || dp_on)) begin
+                                                   dp_on)) begin
           $display("am_soc: region flags %b, but mem_addr %08x is in %b (user %0d)", rgn_q,
                    mem_addr, region(mem_addr[31:2]), user_q);
           $stop;

@@ -11,7 +11,8 @@
 # of LCs with any change of the netlist: read differences that small as
 # noise. Variants (default: all):
 #   board    the board's flags (fpga.mk: <board>_SYNTH)
-#   nodff    without -dff (abc9 does not see the flip-flops)
+#   dff      with -dff (abc9 sees the flip-flops; no board's build uses it:
+#            its netlist can run off the RTL's cycles, docs/fpga.md)
 #   abc      abc instead of abc9 (FPGA_ABC9=0)
 #   area     abc9 with an area-oriented LUT mapping (&if -a)
 #   delay30  abc9 with a 30 ns delay target (area recovery under it)
@@ -33,7 +34,7 @@ shift 3
 MAKE_CMD=${MAKE_CMD:-make}
 CUT=$(dirname "$0")/rtl_cut.py
 mapfile -t cuts < <(python3 "$CUT" --list | awk '{ print $1 }')
-all=(board nodff abc area delay30 abc2 nodffe nocarry limits "${cuts[@]}")
+all=(board dff abc area delay30 abc2 nodffe nocarry limits "${cuts[@]}")
 [ $# -gt 0 ] || set -- "${all[@]}"
 [ "$1" = board ] || set -- board "$@"   # the differences are to the board's flags
 
@@ -48,7 +49,7 @@ for v in "$@"; do
   d=$OUT/$v
   case $v in
     board)   ;;
-    nodff)   flags=$(echo " $SYNTH " | sed 's/ -dff / /; s/^ *//; s/ *$//') ;;
+    dff)     flags="$SYNTH -dff" ;;
     abc)     abc9=0 ;;
     area)    pre=$AREA; note=" (&if -a)" ;;
     delay30) pre='scratchpad -set abc9.D 30000;'; note=" (-D 30000)" ;;
