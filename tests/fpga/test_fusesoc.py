@@ -146,7 +146,7 @@ def main():
                   sorted(set(got) - set(want.split())), sorted(set(want.split()) - set(got))))
 
     # ---- the boards == fpga.mk's ----
-    keys = ["FAMILY", "TOP", "SOC", "DEFINES", "PINS", "SYNTH", "DEV", "MHZ"]
+    keys = ["FAMILY", "TOP", "SOC", "DEFINES", "PINS", "SYNTH", "DEV", "MHZ", "PNR", "SEED"]
     exprs = []
     for b in BOARDS:
         exprs += ["%s_%s" % (b, k) for k in keys] + ["call fpga_board_rtl,%s,rtl" % b]
@@ -211,9 +211,17 @@ def main():
         if ys != want_ys:
             errs.append("synth_%s options %s, fpga.mk %s" % (v["FAMILY"], ys, want_ys))
         pnr = fo.get("nextpnr_options", [])
-        if " ".join(pnr).find(v["DEV"]) < 0 or "--freq" not in pnr or \
-                float(pnr[pnr.index("--freq") + 1]) != float(mhz):
-            errs.append("nextpnr options %s: want %s --freq %s" % (pnr, v["DEV"], mhz))
+        # the device, the board's own P&R options and seed (a seed that meets
+        # the clock: docs/fpga.md, "Timing"), the board clock
+        ok = "--freq" in pnr[:-1] and "--seed" in pnr[:-1]
+        if ok:
+            i, j = pnr.index("--freq"), pnr.index("--seed")
+            rest = [w for k, w in enumerate(pnr) if k not in (i, i + 1, j, j + 1)]
+            ok = rest == v["DEV"].split() + v["PNR"].split() and \
+                float(pnr[i + 1]) == float(mhz) and pnr[j + 1] == v["SEED"]
+        if not ok:
+            errs.append("nextpnr options %s: want %s %s --freq %s --seed %s" % (
+                pnr, v["DEV"], v["PNR"], mhz, v["SEED"]))
         check(not errs, "%s target == fpga.mk's %s: %d sources + PicoRV32, top %s, %s, %s MHz, %s" % (
             b, b, len(want), v["TOP"], v["SOC"], mhz, v["PINS"]), "\n".join(errs))
 
