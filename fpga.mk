@@ -8,8 +8,9 @@
 #   make ice40-fw BOARD=...       swap a rebuilt firmware into the existing
 #   make ecp5-fw  BOARD=ulx3s     bitstream (icebram / ecpbram; no synthesis, no P&R)
 #   make prog BOARD=...           program the board (iceprog / openFPGALoader)
-#   make postsynth                iCEBreaker: RTL and yosys-netlist simulations of
-#                                 the board; both consoles == the host runtime's
+#   make postsynth [PS_BOARD=hx8k] iCEBreaker (or HX8K): RTL and yosys-netlist simulations
+#                                 of the board; both consoles == the host runtime's,
+#                                 the netlist halts in the RTL's cycle
 #   make fpga-blocks BOARD=...    LUTs / FFs / carries per block (synthesis, -noflatten)
 #   make fpga-doc                 docs/fpga.md's resource/clock table from the last builds
 #   make fpga-seeds BOARD=...     Fmax over FPGA_SEEDS (default 1 2 3): P&R only, no bitstream,
@@ -550,14 +551,16 @@ fpga_expected = $(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(1)) $(FPGA_NAME)
 	  echo "fpga: $(FPGA_NAME) ($(FPGA_DIR_P)) does not fit $(1)'s limits ($(call fpga_amrun_opts,$(1))): the reference run faults:"; \
 	  grep -E '^fault seq=[0-9]+ cause=(TABLE_FULL|QUEUE_FULL)' $(2).faults | head -3; rm -f $(2); exit 1; fi
 
-# ---- post-synthesis simulation (iCEBreaker) -------------------------------------------
+# ---- post-synthesis simulation (iCEBreaker; PS_BOARD=hx8k: the HX8K) -----------------
 # The board top synthesized by the same yosys script as `make ice40` (only the
 # RAM image differs: the firmware instead of the placeholder), written out
-# with write_verilog and simulated in Icarus with yosys' ice40 cells_sim.v;
-# the RTL of the same top is simulated by the same bench (tests/fpga/tb_board.v,
-# a UART receiver on the TX pin). Both consoles must equal the host reference
-# runtime's output for the demo with the board's limits.
-PS_BOARD := icebreaker
+# with write_verilog and simulated in Verilator with yosys' ice40 cells_sim.v;
+# the RTL of the same top is simulated by the same bench in Icarus
+# (tests/fpga/tb_board.v, a UART receiver on the TX pin). Both consoles must
+# equal the host reference runtime's output for the demo with the board's
+# limits, and the netlist must halt in the RTL's cycle. make test runs the
+# iCEBreaker's (the board whose synthesis had run off the RTL).
+PS_BOARD ?= icebreaker
 PS       := $(FPGA_BUILD)/$(PS_BOARD)/postsynth
 
 # the RTL of a board top with an image in Icarus (tests/fpga/tb_board.v):
@@ -581,7 +584,7 @@ $(PS)/cells_sim.v:
 
 $(PS)/fw.split: $(FPGA_BUILD)/$(PS_BOARD)/fw.hex
 	@mkdir -p $(dir $@)
-	scripts/fpga/split_hex.sh $< $(icebreaker_BRAM_WORDS) $(PS)/fw.hex && touch $@
+	scripts/fpga/split_hex.sh $< $($(PS_BOARD)_BRAM_WORDS) $(PS)/fw.hex && touch $@
 
 $(PS)/netlist.v: $(FPGA_BUILD)/$(PS_BOARD)/synth.json $(PS)/fw.split
 	@echo "fpga: synthesizing the $(PS_BOARD) netlist with the firmware for post-synthesis simulation"
@@ -594,7 +597,7 @@ $(PS)/expected.txt: $(FPGA_BUILD)/$(PS_BOARD)/boot.id $(FPGA_AM_RUN)
 	@$(call fpga_expected,$(PS_BOARD),$@)
 
 $(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v $(AM_DEFS_VH) \
-               rtl/boards/am_icebreaker.v $(call fpga_board_rtl,$(PS_BOARD),rtl)
+               rtl/boards/$($(PS_BOARD)_TOP).v $(call fpga_board_rtl,$(PS_BOARD),rtl)
 	$(call fpga_tb_iverilog,$(PS_BOARD),$@,$(PS)/fw.hex) 2>&1 | grep -v "warning: \|: \.\.\. " || true
 	@test -f $@
 
@@ -602,12 +605,14 @@ $(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga
 $(PS)/gate_vl: $(PS)/netlist.v $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v
 	@s=$$(date +%s); verilator --binary -j 2 -O2 --timing -Wno-fatal -Wno-lint -Wno-style \
 	  -Wno-MULTIDRIVEN -Wno-UNOPTFLAT -DNO_ICE40_DEFAULT_ASSIGNMENTS -DPOSTSYNTH \
+	  -DBOARD_$(shell echo $(PS_BOARD) | tr a-z A-Z) \
 	  -GUART_DIV=$(call fpga_uart_div,$(PS_BOARD)) --top-module tb_board -Mdir $(PS)/vl -o gate_vl \
 	  $(abspath tests/fpga/tb_board.v tests/fpga/sim_pll.v $(PS)/cells_sim.v $(PS)/netlist.v) \
 	  > $(PS)/vl.log 2>&1 || { tail -20 $(PS)/vl.log; exit 1; }; cp $(PS)/vl/gate_vl $@; \
 	echo $$(( $$(date +%s) - s )) > $(PS)/vl.secs
 
 postsynth: deps
+	@case "$(PS_BOARD)" in icebreaker|hx8k) ;; *) echo "fpga: make postsynth simulates an iCE40 netlist: PS_BOARD=icebreaker (the default) or hx8k, not $(PS_BOARD)"; exit 1;; esac
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(PS_BOARD) $(FPGA_BUILD)/$(PS_BOARD)/synth.json \
 	  $(PS)/rtl.vvp $(PS)/gate_vl $(PS)/expected.txt
 	@pass=0; fail=0; for v in rtl gate; do \

@@ -2,7 +2,8 @@
 // clock pin, nothing on RX, a UART receiver on TX. The iCEBreaker
 // (rtl/boards/am_icebreaker.v) by default, used twice by `make postsynth`
 // with the same firmware: on the RTL and on the yosys netlist (synth_ice40 +
-// write_verilog, simulated with yosys' ice40 cells_sim.v); with BOARD_HX8K
+// write_verilog, simulated with yosys' ice40 cells_sim.v; the HX8K's with
+// BOARD_HX8K: make postsynth PS_BOARD=hx8k); with BOARD_HX8K
 // or BOARD_ULX3S defined, the RTL of that board's top (`make board-sim`).
 // Each console must equal the host runtime's output.
 //
@@ -46,7 +47,14 @@ module tb_board;
   .STATS(STATS), .WD_W(WD_W), .RAM_WORDS(RAM_WORDS)
 
 `ifdef POSTSYNTH
+`ifdef BOARD_HX8K
+  wire [7:0] led;           // the HX8K's netlist (make postsynth PS_BOARD=hx8k)
+  am_hx8k dut (.CLK(clk), .RX(1'b1), .TX(tx), .LED(led));
+  assign ledg_n = !led[0];
+  assign ledr_n = !led[1];
+`else
   am_icebreaker dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
+`endif
 `elsif BOARD_HX8K
   wire [7:0] led;           // LED[0] halted OK, LED[1] halted with an error
   am_hx8k #(`TB_BOARD_PARAMS) dut (.CLK(clk), .RX(1'b1), .TX(tx), .LED(led));
