@@ -113,12 +113,11 @@ icebreaker_DEV        := --up5k --package sg48
 icebreaker_PINS       := constraints/icebreaker.pcf
 icebreaker_MHZ        ?= $(if $(filter 1,$(LINK)),21,24)
 # abc9 maps the UP5K with its own delays (-device u: ~55 LCs fewer than hx's).
-# Not -dff (abc9 sees the flip-flops: ~25 LCs fewer): with it, yosys 0.23
-# made a netlist of this RTL that ran 3 cycles off the RTL in make postsynth,
-# depending only on where the RTL's lines fell (a reflowed comment made it
-# appear, and the synthesis log then warned of "internal fanout in 1 complex
-# flops"); without it the netlist keeps the RTL's cycles. The post-synthesis
-# simulation runs this netlist.
+# Not -dff (abc9 sees the flip-flops: ~60 LCs fewer): yosys 0.23's sequential
+# mapping can make a netlist of this RTL that runs off the RTL's cycles, and
+# whether it does depends only on where source lines fall (its log then warns
+# of "internal fanout in 1 complex flops"); make postsynth, which runs this
+# netlist, checks the cycles.
 icebreaker_SYNTH      := -device u
 # nextpnr's plain flow: at 79% of the UP5K, --opt-timing's placement left
 # the router ~370 s of congestion and 24.40 MHz; without it 130 s, 24.48 MHz
@@ -559,7 +558,7 @@ fpga_expected = $(FPGA_AM_RUN) --quiet $(call fpga_amrun_opts,$(1)) $(FPGA_NAME)
 # (tests/fpga/tb_board.v, a UART receiver on the TX pin). Both consoles must
 # equal the host reference runtime's output for the demo with the board's
 # limits, and the netlist must halt in the RTL's cycle. make test runs the
-# iCEBreaker's (the board whose synthesis had run off the RTL).
+# iCEBreaker's.
 PS_BOARD ?= icebreaker
 PS       := $(FPGA_BUILD)/$(PS_BOARD)/postsynth
 
