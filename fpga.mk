@@ -564,7 +564,8 @@ PS       := $(FPGA_BUILD)/$(PS_BOARD)/postsynth
 
 # the RTL of a board top with an image in Icarus (tests/fpga/tb_board.v):
 # $(1) board, $(2) the .vvp, $(3) the image (iCE40: split into its RAM banks)
-fpga_tb_iverilog = iverilog -g2012 -I$(AM_GEN) -o $(2) -s tb_board -DBOARD_$(shell echo $(1) | tr a-z A-Z) \
+fpga_board_define = -DBOARD_$(shell echo $(1) | tr a-z A-Z)
+fpga_tb_iverilog = iverilog -g2012 -I$(AM_GEN) -o $(2) -s tb_board $(call fpga_board_define,$(1)) \
 	  $(if $(filter ice40,$($(1)_FAMILY)),-DNO_ICE40_DEFAULT_ASSIGNMENTS) $($(1)_DEFINES) \
 	  -Ptb_board.UART_DIV=$(call fpga_uart_div,$(1)) -Ptb_board.CLK_HZ=$(call fpga_clk_hz,$(1)) \
 	  -Ptb_board.BOOT_BEH=$$(cat $(FPGA_BUILD)/$(1)/boot.id) -Ptb_board.FIRMWARE=\"$(3)\" \
@@ -604,14 +605,14 @@ $(PS)/rtl.vvp: $(PS)/fw.split $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga
 $(PS)/gate_vl: $(PS)/netlist.v $(PS)/cells_sim.v tests/fpga/tb_board.v tests/fpga/sim_pll.v
 	@s=$$(date +%s); verilator --binary -j 2 -O2 --timing -Wno-fatal -Wno-lint -Wno-style \
 	  -Wno-MULTIDRIVEN -Wno-UNOPTFLAT -DNO_ICE40_DEFAULT_ASSIGNMENTS -DPOSTSYNTH \
-	  -DBOARD_$(shell echo $(PS_BOARD) | tr a-z A-Z) \
+	  $(call fpga_board_define,$(PS_BOARD)) \
 	  -GUART_DIV=$(call fpga_uart_div,$(PS_BOARD)) --top-module tb_board -Mdir $(PS)/vl -o gate_vl \
 	  $(abspath tests/fpga/tb_board.v tests/fpga/sim_pll.v $(PS)/cells_sim.v $(PS)/netlist.v) \
 	  > $(PS)/vl.log 2>&1 || { tail -20 $(PS)/vl.log; exit 1; }; cp $(PS)/vl/gate_vl $@; \
 	echo $$(( $$(date +%s) - s )) > $(PS)/vl.secs
 
 postsynth: deps
-	@case "$(PS_BOARD)" in icebreaker|hx8k) ;; *) echo "fpga: make postsynth simulates an iCE40 netlist: PS_BOARD=icebreaker (the default) or hx8k, not $(PS_BOARD)"; exit 1;; esac
+	@[ "$($(PS_BOARD)_FAMILY)" = ice40 ] || { echo "fpga: make postsynth simulates an iCE40 netlist: PS_BOARD=icebreaker (the default) or hx8k, not $(PS_BOARD)"; exit 1; }
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(PS_BOARD) $(FPGA_BUILD)/$(PS_BOARD)/synth.json \
 	  $(PS)/rtl.vvp $(PS)/gate_vl $(PS)/expected.txt
 	@pass=0; fail=0; for v in rtl gate; do \

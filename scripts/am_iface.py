@@ -54,16 +54,21 @@ def num(s):
     return int(s, 0)
 
 
+def entries(path=DEF):
+    """(line number, kind, the text between the parentheses) of every entry"""
+    for ln, line in enumerate(path.read_text().splitlines(), 1):
+        m = re.match(r"AM_IF_([A-Z]+)\((.*)\)\s*$", line)
+        if m:
+            yield ln, m.group(1), m.group(2)
+
+
 def load(path=DEF):
     t = {k: [] for k in ("BLOCK", "REG", "ARRAY", "WALIAS", "FIELD", "VALUE", "CAUSE",
                          "TRACE", "SIZE", "LAYOUT", "BOARD", "ID")}
-    for ln, line in enumerate(path.read_text().splitlines(), 1):
-        m = re.match(r"AM_IF_([A-Z]+)\((.*)\)\s*$", line)
-        if not m:
-            continue
-        if m.group(1) not in t:
-            sys.exit(f"{path}:{ln}: unknown entry AM_IF_{m.group(1)}")
-        t[m.group(1)].append((ln, split_args(m.group(2))))
+    for ln, kind, args in entries(path):
+        if kind not in t:
+            sys.exit(f"{path}:{ln}: unknown entry AM_IF_{kind}")
+        t[kind].append((ln, split_args(args)))
     check(t, path, identity(path))
     return t
 
@@ -72,20 +77,16 @@ def identity(path=DEF):
     """FNV-1a (32 bits) over every entry but AM_IF_ID, in file order, each as
     its text with the doc strings and blanks left out, then a newline; and
     AM_IF_ID's revision. A doc string's wording is not the interface; every
-    offset, value, size and layout is."""
+    offset, value, size and layout is. (Not from load(): `id` must work
+    while the identity written in the file is stale.)"""
+    text, rev = "", None
+    for _, kind, args in entries(path):
+        if kind == "ID":
+            rev = split_args(args)[0]
+        else:
+            text += f"AM_IF_{kind}(" + re.sub(r"\s+", "", re.sub(r'"[^"]*"', "", args)) + ")\n"
     h = 0x811C9DC5
-    rev = None
-    for line in path.read_text().splitlines():
-        m = re.match(r"AM_IF_([A-Z]+)\((.*)\)\s*$", line)
-        if not m:
-            continue
-        if m.group(1) == "ID":
-            rev = split_args(m.group(2))[0]
-            continue
-        text = "AM_IF_" + m.group(1) + "(" + re.sub(r"\s+", "", re.sub(r'"[^"]*"', "", m.group(2))) + ")\n"
-        for b in text.encode():
-            h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
-    for b in f"REV({rev})\n".encode():
+    for b in (text + f"REV({rev})\n").encode():
         h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
     return h
 

@@ -46,20 +46,17 @@ module tb_board;
   .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT), \
   .STATS(STATS), .WD_W(WD_W), .RAM_WORDS(RAM_WORDS)
 
-`ifdef POSTSYNTH
 `ifdef BOARD_HX8K
-  wire [7:0] led;           // the HX8K's netlist (make postsynth PS_BOARD=hx8k)
-  am_hx8k dut (.CLK(clk), .RX(1'b1), .TX(tx), .LED(led));
-  assign ledg_n = !led[0];
-  assign ledr_n = !led[1];
-`else
-  am_icebreaker dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
-`endif
-`elsif BOARD_HX8K
   wire [7:0] led;           // LED[0] halted OK, LED[1] halted with an error
+`ifdef POSTSYNTH
+  am_hx8k dut (.CLK(clk), .RX(1'b1), .TX(tx), .LED(led));
+`else
   am_hx8k #(`TB_BOARD_PARAMS) dut (.CLK(clk), .RX(1'b1), .TX(tx), .LED(led));
+`endif
   assign ledg_n = !led[0];
   assign ledr_n = !led[1];
+`elsif POSTSYNTH
+  am_icebreaker dut (.CLK(clk), .RX(1'b1), .TX(tx), .BTN_N(1'b1), .LEDR_N(ledr_n), .LEDG_N(ledg_n));
 `elsif BOARD_ULX3S
   wire [7:0] led;           // led[0] halted OK, led[1] halted with an error
   am_ulx3s #(`TB_BOARD_PARAMS) dut (.clk_25mhz(clk), .ftdi_txd(1'b1), .ftdi_rxd(tx), .btn(1'b1), .led(led), .wifi_gpio0());
