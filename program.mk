@@ -200,7 +200,8 @@ program-dir-check:
 	@test -z "$(findstring $(space),$(abspath $(PROGRAM)))" || { echo "make: PROGRAM=$(PROGRAM): a path with spaces is not supported"; exit 2; }
 program-check: program-dir-check
 	@test -n "$(strip $(NAME))" || { echo "make: NAME=NAME is needed, one program of $(PROGRAM_DIR)/programs.def:"; \
-	  sed -n 's/^ *AM_DEMO( *"\([^"]*\)".*/  \1/p' '$(PROGRAM_DIR)/programs.def' 2>/dev/null; exit 2; }
+	  sed -n -e 's/^ *AM_DEMO( *"\([^"]*\)" *, *[A-Za-z0-9_]* *, *"\(.*\)" *).*/  \1  -- \2/p;t' \
+	    -e 's/^ *AM_DEMO( *"\([^"]*\)".*/  \1/p' '$(PROGRAM_DIR)/programs.def' 2>/dev/null; exit 2; }
 
 space := $(subst ,, )
 

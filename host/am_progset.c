@@ -39,3 +39,21 @@ void am_progsets_list(FILE *f, int demos_only)
             }
         }
 }
+
+void am_program_unknown(FILE *f, const char *tool, const char *name)
+{
+    uint32_t n = 0;
+    for (const am_progset *const *s = am_progsets; *s; s++)
+        for (const am_program *p = (*s)->programs; p->name; p++) n++;
+    fprintf(f, "%s: no program named '%s' in", tool, name);
+    for (const am_progset *const *s = am_progsets; *s; s++)
+        fprintf(f, " %s%s", (*s)->folder, s[1] ? "," : "");
+    if (n <= 12) {   /* a user's folder: its few programs, on the line */
+        const char *sep = " (its programs: ";
+        for (const am_progset *const *s = am_progsets; *s; s++)
+            for (const am_program *p = (*s)->programs; p->name; p++, sep = ", ")
+                fprintf(f, "%s%s", sep, p->name);
+        fprintf(f, ")");
+    }
+    fprintf(f, "; --list lists them with what each does\n");
+}

@@ -55,6 +55,10 @@ uint32_t am_behavior_table_hash(const am_behavior_desc *tab, uint32_t n);
  * of the demos only (--list-demos). */
 void am_progsets_list(FILE *f, int demos_only);
 
+/* The one line a runner (tool: "am-run", "am-sim") says for a NAME no set
+ * has: the folders and, when they are few, their programs' names. */
+void am_program_unknown(FILE *f, const char *tool, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -236,10 +236,7 @@ int main(int argc, char **argv)
     const am_progset *set = NULL;
     const am_program *d = am_program_find(name, &set);
     if (!d) {
-        fprintf(stderr, "am-run: no program named '%s' in", name);
-        for (const am_progset *const *ps = am_progsets; *ps; ps++)
-            fprintf(stderr, " %s%s", (*ps)->folder, ps[1] ? "," : "");
-        fprintf(stderr, "; am-run --list lists them\n");
+        am_program_unknown(stderr, "am-run", name);
         return EXIT_USAGE;
     }
     cfg.behaviors = set->behaviors;
@@ -281,8 +278,11 @@ int main(int argc, char **argv)
     if (!quiet) print_counters(d->name, rt);
     int rc = 0;
     if (s == AM_E_LIMIT) {
-        fprintf(stderr, "am-run: stopped after %u dispatches with %u events queued\n",
-                (unsigned)max, (unsigned)c.queue_len);
+        /* LIMIT with nothing queued: what was left is a fault's delivery to
+         * its handler (am_run) */
+        fprintf(stderr, "am-run: stopped after %u dispatches with %u events queued%s\n",
+                (unsigned)max, (unsigned)c.queue_len,
+                c.queue_len ? "" : " and a fault's delivery to its handler waiting");
         rc = EXIT_STOPPED;
     } else if (s != AM_OK) {
         fprintf(stderr, "am-run: %s\n", am_strerror(s));

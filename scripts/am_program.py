@@ -50,6 +50,7 @@ docs/programs.md. The build (program.mk) calls:
 Every error is one line "FILE:LINE: what" (or "am_program: what") on
 stderr, exit status 1.
 """
+import difflib
 import os
 import re
 import struct
@@ -119,7 +120,15 @@ def preprocess(d, cc):
         if m:
             line, fname = int(m.group(1)), m.group(2)
             continue
-        for part in raw.split(MARK)[1:]:
+        parts = raw.split(MARK)
+        if parts[0].strip() and fname != "<stdin>":
+            # text that is no entry: a misspelled macro, say, which would
+            # otherwise reach the compiler as C and fail far from its line
+            raise Fail("%s:%d: '%s' is not an entry of the list: a line holds AM_BEHAVIOR(NAME, "
+                       "function) in behaviors.def, AM_DEMO(\"name\", AMB_BOOT, \"what\") in "
+                       "programs.def, or a comment (docs/programs.md)"
+                       % (rel(fname), line, parts[0].strip()))
+        for part in parts[1:]:
             w = part.split()
             entries.append((w[0], w[1:], "%s:%d" % (rel(fname), line)))
         line += 1
@@ -222,8 +231,11 @@ def defined(path, objs):
         if where.startswith("lib/") or fn == "builtin":
             continue
         if fn not in have:
-            raise Fail("%s: behavior %s: no function %s() is defined in the folder's .c files"
-                       % (where, name, fn))
+            # a function the lists name for no behavior, spelled nearly so
+            listed = {f for _, f, _ in behs}
+            near = difflib.get_close_matches(fn, sorted(have - listed), 1)
+            raise Fail("%s: behavior %s: no function %s() is defined in the folder's .c files%s"
+                       % (where, name, fn, " (did you mean %s()?)" % near[0] if near else ""))
 
 
 def link(d, ram, stack, cmd):

@@ -496,6 +496,18 @@ const am_progset *set_of_header(const uint32_t *w)
 
 }  // namespace
 
+// The console's last byte on stdout ended no line: a message of am-sim's
+// own after it starts on a line of its own (end_console_line).
+static bool con_midline;
+
+static void end_console_line()
+{
+    if (!con_midline) return;
+    std::putchar('\n');
+    std::fflush(stdout);
+    con_midline = false;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t max_cycles = 50000000, perturb = 0, arg = 0, forget = 0;
@@ -585,10 +597,7 @@ int main(int argc, char **argv)
     const am_progset *set = nullptr;
     const am_program *prog = am_program_find(name, &set);
     if (!prog) {
-        std::fprintf(stderr, "am-sim: no program named '%s' in", name);
-        for (const am_progset *const *ps = am_progsets; *ps; ps++)
-            std::fprintf(stderr, " %s%s", (*ps)->folder, ps[1] ? "," : "");
-        std::fprintf(stderr, "; am-sim --list lists them\n");
+        am_program_unknown(stderr, "am-sim", name);
         return 2;
     }
 
@@ -748,6 +757,7 @@ int main(int argc, char **argv)
             } else if (!quiet) {
                 std::putchar(top->con_byte_o);
                 std::fflush(stdout);
+                con_midline = top->con_byte_o != '\n';
             }
         }
         if (top->reboot_o & 2) {
@@ -936,19 +946,24 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "am-sim: --link %s: the pseudo-terminal failed\n", link_path);
         rc = 3;
     } else if (stopped && in_loader) {
+        end_console_line();
         std::fprintf(stderr, "am-sim: stopped in the loader: no image was loaded\n");
     } else if (stopped) {
         // the host's SHUTDOWN (or a signal): events may still be queued
         if (cosim_finish_stopped(cs) != 0) rc = 1;
     } else if (!top->halt_o) {
-        std::fprintf(stderr, "am-sim: %s: no halt after %llu cycles (--max-cycles N gives it more)\n", name,
-                     (unsigned long long)cycle);
+        end_console_line();
+        std::fprintf(stderr, "am-sim: %s: no halt after %llu cycles, %llu transactions checked in lockstep "
+                     "(--max-cycles N gives it more)\n", name, (unsigned long long)cycle,
+                     (unsigned long long)cosim_checked(cs));
         rc = 3;
     } else if (top->halt_ok_o != (top->halt_code_o == 0)) {   // what the boards' LEDs show
+        end_console_line();
         std::fprintf(stderr, "am-sim: %s: halt_ok_o %u disagrees with halt code %u\n", name,
                      (unsigned)top->halt_ok_o, (unsigned)top->halt_code_o);
         rc = 3;
     } else if (top->halt_code_o != 0) {
+        end_console_line();
         std::fprintf(stderr, "am-sim: %s: firmware halted with code %u\n", name,
                      (unsigned)top->halt_code_o);
         rc = 3;

@@ -71,7 +71,7 @@ if [ $rc -eq 0 ] && [ "$(grep -c '^hello: got ' <<< "$out")" -eq 3 ] && grep -q 
 else bad "make run PROGRAM=<outside>" "exit $rc: $(tail -3 <<< "$out")"; fi
 
 out=$(mk run PROGRAM="$hello" 2>&1); rc=$?
-if [ $rc -eq 2 ] && grep -q 'NAME=NAME is needed, one program of' <<< "$out" && grep -qx '  hello' <<< "$out"; then
+if [ $rc -eq 2 ] && grep -q 'NAME=NAME is needed, one program of' <<< "$out" && grep -qx '  hello  -- greetings through a serializer' <<< "$out"; then
   ok "make run without NAME lists the folder's programs"
 else bad "make run without NAME" "exit $rc: $(tail -3 <<< "$out")"; fi
 
@@ -97,8 +97,8 @@ else bad "nothing written into the program folder" "$(ls "$hello")"; fi
 
 key=$(python3 scripts/am_program.py key "$hello")
 out=$(mk run PROGRAM="$hello" NAME=nosuch 2>&1); rc=$?
-if [ $rc -ne 0 ] && grep -q "no program named 'nosuch' in $hello" <<< "$out"; then
-  ok "an unknown NAME: a message naming the folder, exit $rc"
+if [ $rc -ne 0 ] && grep -q "no program named 'nosuch' in $hello (its programs: hello); --list" <<< "$out"; then
+  ok "an unknown NAME: a message naming the folder and its programs, exit $rc"
 else bad "an unknown NAME" "exit $rc: $out"; fi
 
 # ---- images whose contents end at every byte offset ------------------------------
@@ -283,6 +283,10 @@ mkfolder "$TMP/at" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("a@b", AMB_X_BOOT, "
 expect_error "a program name with an @" "$TMP/at" "at/programs.def:1: program name 'a@b': use letters, digits and \. _ \+ -"
 mkfolder "$TMP/twowords" 'AM_BEHAVIOR(X BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
 expect_error "a behavior name of two words" "$TMP/twowords" "twowords/behaviors.def:1: AM_BEHAVIOR\(NAME, function\): a name and a C function, one identifier each"
+mkfolder "$TMP/typo" 'AM_BEHAVIOR(X_BOOT, x_boot)\nAM_BEHAVOIR(X_TWO, x_two)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
+expect_error "a misspelled macro in a list" "$TMP/typo" "typo/behaviors.def:2: 'AM_BEHAVOIR\\(X_TWO, x_two\\)' is not an entry of the list: a line holds AM_BEHAVIOR\\(NAME, function\\)"
+mkfolder "$TMP/near" 'AM_BEHAVIOR(X_BOOT, x_bot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
+expect_error "a function's name nearly right" "$TMP/near" "near/behaviors.def:1: behavior X_BOOT: no function x_bot\\(\\) is defined in the folder's \\.c files \\(did you mean x_boot\\(\\)\\?\\)"
 mkfolder "$TMP/manybeh" "$(for i in $(seq 1 230); do printf 'AM_BEHAVIOR(X_%d, x_%d)\\n' "$i" "$i"; done)" 'AM_DEMO("x", AMB_X_1, "x")\n'
 expect_error "more behaviors than the machine's ids" "$TMP/manybeh" "manybeh/behaviors.def:227: behavior X_227 is the 257th: the machine's behavior ids have 8 bits \(BEH_W\), so a program has at most 256 behaviors"
 
@@ -332,8 +336,13 @@ else
   out=$(mk sim-run PROGRAM="$tut" NAME=countdown 2>&1 | grep -v '^\[countdown\] simulation: ')
   grep -v '^\[countdown\] simulation: ' "$tut/expect.sim" > "$tut/expect.sim-fixed"
   tail_is "docs/tutorial.md: make sim-run prints what the page shows (in lockstep, the same cycles)" "$tut/expect.sim-fixed" "$out"
+  # out of cycles in the middle of a console line: am-sim's own line starts a line
+  out=$(mk sim-run PROGRAM="$tut" NAME=countdown ARGS="--max-cycles 3000" 2>&1); rc=$?
+  if [ $rc -ne 0 ] && grep -qE "^am-sim: countdown: no halt after 3000 cycles, [0-9]+ transactions checked in lockstep \(--max-cycles N gives it more\)$" <<< "$out"; then
+    ok "am-sim out of cycles: its own line, the transactions checked, exit $rc"
+  else bad "am-sim out of cycles" "exit $rc: $(tail -3 <<< "$out")"; fi
   cp -r "$tut" "$TMP/countdown-bad"
-  sed -i 's/^void countdown(am_ctx/void countdown_renamed(am_ctx/' "$TMP/countdown-bad/countdown.c"
+  sed -i 's/^void countdown(am_ctx/void count_down(am_ctx/' "$TMP/countdown-bad/countdown.c"
   out=$(mk run PROGRAM="$TMP/countdown-bad" NAME=countdown 2>&1)
   want=$(sed "s|$tut|$TMP/countdown-bad|" "$tut/expect.err")
   if grep -qxF "$want" <<< "$out"; then ok "docs/tutorial.md: a renamed function gets the page's one-line message"
