@@ -81,9 +81,11 @@ help:
 
 # Every step that runs an installed tool has deps as an order-only
 # prerequisite (| deps): under make -j it waits for the install, and deps.sh
-# runs once per make.
+# runs once per make. A make that another make runs (make test's parts, make
+# run's build) checks again but says nothing when nothing is missing: the
+# outermost one has said it.
 deps:
-	@scripts/deps.sh
+	@AM_DEPS_QUIET=$(filter-out 0,$(MAKELEVEL)) scripts/deps.sh
 
 # ---- the parts (each file's head says what it builds) ---------------------------
 SIM_DIR   := $(BUILD)/sim
@@ -146,11 +148,13 @@ host-test: deps $(HOST_TESTS) $(BUILD)/host/am-run
 
 # ---- the two commands -----------------------------------------------------------
 demo: deps sim
-	@for d in $$($(SIM_DIR)/am-sim --list-demos) selfloop; do \
+	@for d in $$($(SIM_DIR)/am-sim --list-demos); do \
 	  echo "== $$d: the simulated SoC, in lockstep with the reference runtime"; \
 	  $(SIM_DIR)/am-sim $$d || exit 1; echo; done
-	@echo "== gc-serializer: 2,000 requests through a serializer, each leaving a dead proxy,"
-	@echo "   in a 128-slot actor table: the garbage collector at work (docs/gc.md)"
+	@echo "== selfloop (tests/programs): the shortest dispatch, a behavior that sends itself one message"
+	@$(SIM_DIR)/am-sim selfloop && echo
+	@echo "== gc-serializer (tests/programs): 2,000 requests through a serializer, each leaving a dead"
+	@echo "   proxy, in a 128-slot actor table: the garbage collector at work (docs/gc.md)"
 	@$(SIM_DIR)/am-sim --arg 2000 gc-serializer
 
 test: deps

@@ -38,6 +38,8 @@ fi
 [ -d "$VENV" ] && [ ! -f "$VENV/FUSESOC_IGNORE" ] && : > "$VENV/FUSESOC_IGNORE"
 
 if [ ${#missing_apt[@]} -eq 0 ] && [ $venv_ok -eq 1 ]; then
+  # quiet under another make that has run this (the Makefile's deps)
+  [ -n "${AM_DEPS_QUIET:-}" ] && exit 0
   echo "deps: everything is installed (${#APT_PACKAGES[@]} Debian packages, venv $VENV matches $REQ); nothing to do"
   exit 0
 fi

@@ -252,11 +252,14 @@ static void report_from(cosim *c, uint64_t seq, const char *what, const char *wh
     fprintf(stderr, "  %-30s %s", "actual   (hardware):", actual);
     if (!*actual || actual[strlen(actual) - 1] != '\n') fputc('\n', stderr);
     uint64_t n = c->checked < HISTORY ? c->checked : HISTORY;
-    fprintf(stderr, "  the last %llu matching transactions:\n", (unsigned long long)n);
-    for (uint64_t i = c->checked - n; i < c->checked; i++)
-        fprintf(stderr, "    %s", c->history[i % HISTORY]);
-    fprintf(stderr, "  %llu transactions matched before this one.\n",
-            (unsigned long long)c->checked);
+    if (c->checked == 0) {
+        fprintf(stderr, "  it is the first transaction: none matched before it.\n");
+    } else {
+        fprintf(stderr, "  %llu transactions matched before this one; the last %llu:\n",
+                (unsigned long long)c->checked, (unsigned long long)n);
+        for (uint64_t i = c->checked - n; i < c->checked; i++)
+            fprintf(stderr, "    %s", c->history[i % HISTORY]);
+    }
     const char *lines[HISTORY + 2];
     size_t nl = 0;
     lines[nl++] = expected;
