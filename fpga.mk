@@ -42,7 +42,7 @@ FPGA_BUILD ?= $(BUILD)/fpga
 FPGA_MAKE  := $(MAKE) -f $(firstword $(MAKEFILE_LIST))
 BOARD      ?= icebreaker
 # the program a board runs: NAME of program folder PROGRAM (default: the
-# demo counter-serialized of demos/; FPGA_DEMO is NAME's older name)
+# demo counter-serialized of demos/; FPGA_DEMO=NAME says the same)
 FPGA_DEMO  ?= counter-serialized
 FPGA_NAME  := $(or $(NAME),$(FPGA_DEMO))
 FPGA_KEY   := $(or $(PROGRAM_KEY),demos)
@@ -95,8 +95,8 @@ fpga_cpu  = $(filter ENABLE_MUL=% ENABLE_DIV=% TWO_STAGE_SHIFT=%,$(am_iface_$(1)
 fpga_arch = $(if $(findstring ENABLE_MUL=1 ENABLE_DIV=1,$(am_iface_$(1))),rv32im,rv32i)
 
 # <board>_FAMILY ice40|ecp5, _TOP, _DEV (P&R device flags), _PINS, _MHZ (board
-# clock: the highest round figure its build met at every one of seeds 1-10
-# when it was chosen, make fpga-seeds; now met at the board's _SEED; iCE40:
+# clock: the highest round figure a build met at every one of seeds 1-10,
+# make fpga-seeds; met at the board's _SEED; iCE40:
 # icepll picks the nearest it can make), _SOC (the
 # SoC's parameters: include/am_iface.def's line of the board, and the RAM),
 # RAM layout,
@@ -119,8 +119,8 @@ icebreaker_MHZ        ?= $(if $(filter 1,$(LINK)),21,24)
 # of "internal fanout in 1 complex flops"); make postsynth, which runs this
 # netlist, checks the cycles.
 icebreaker_SYNTH      := -device u
-# nextpnr's plain flow: at 79% of the UP5K, --opt-timing's placement left
-# the router ~370 s of congestion and 24.40 MHz; without it 130 s, 24.48 MHz
+# nextpnr's plain flow: --opt-timing's placement congests the nearly full
+# UP5K's router (at 79% of it: ~370 s, 24.40 MHz; without it 130 s, 24.48)
 icebreaker_PNR        :=
 # the seed: the placement is at the clock's edge at 83% of the UP5K, and
 # seeds move Fmax by about 9% (docs/fpga.md, "Timing"); seed 11 meets it
@@ -142,7 +142,7 @@ icebreaker_PROG       := iceprog
 # initializes; the SPRAM above it comes up empty) cannot hold the actor
 # kernel and the link's code together, so it boots the resident loader
 # (firmware/fw_link.c, FW_LOADER; firmware/fw.mk), which serves the link
-# until `make load BOARD=icebreaker` sends a program's image -- up to 28 KiB,
+# until `make load BOARD=icebreaker` sends a program's image -- up to 27.5 KiB,
 # with the link, run from block RAM and SPRAM (docs/link.md).
 # The link's logic lengthens the paths at the limit (at seed 1: 22.27 MHz at
 # a 24 MHz constraint), so it runs at 21 MHz. LINK_CFG is set on the SoC

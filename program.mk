@@ -186,8 +186,8 @@ else
 	$(BUILD)/host/am-link --port $(LOAD_PORT) load $(LOAD_FW)/load-$(NAME).hex
 endif
 
-# A folder's behaviors for host code of one's own (docs/api.md, "From host
-# code"): its program set (the behavior table and programs) and the runtime
+# A folder's behaviors for host code of one's own (docs/api.md, "Worked
+# example: a counter that reports"): its program set (the behavior table and programs) and the runtime
 # library, built; prints what to compile such code with, as absolute paths.
 .PHONY: program-lib
 program-lib: program-dir-check deps

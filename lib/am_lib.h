@@ -26,7 +26,8 @@
  *  * Opcodes are distinct across the whole library so that a request sent to
  *    the wrong kind of actor is an unknown op, not a silent misreading.
  *
- * Behavior ids (AMB_*) come from lib/behaviors.def via lib/behaviors.h.
+ * Behavior ids (AMB_*) come from lib/lib_behaviors.def and the program
+ * folder's behaviors.def, via lib/behaviors.h.
  */
 #ifndef AM_LIB_H
 #define AM_LIB_H

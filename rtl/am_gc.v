@@ -7,7 +7,7 @@
 // table's meta and state read ports, the meta write port, the free stack (as
 // the mark stack, then rebuilt by the sweep) and the queue's read ports.
 //
-// Promises (the reference runtime's gc_collect, host/am_rt.c, step by step):
+// Promises (the reference runtime's am_rt_gc_collect, host/am_gc.c, step by step):
 // * Roots, in this order: every pinned live slot (slots 0 .. the highest
 //   slot a SPAWN ever took), the fault handler word, every queued event
 //   from head to tail (its target, then its message words below its

@@ -7,7 +7,7 @@
 // core's look-ahead bus, so the word is there in the cycle the core's access
 // starts: zero wait states. Inferred RAM
 // (block RAM on iCE40/ECP5, SPRAM with synth_ice40 -spram when it fits), so
-// the same source simulates in Verilator/Icarus and synthesizes everywhere.
+// one source simulates and synthesizes everywhere (iCE40 boards: rtl/boards/am_ram_ice40.v).
 `default_nettype none
 
 module am_ram #(

@@ -23,7 +23,7 @@
 //                    behavior may not store at or above it; "privilege")
 //                LINK (R: link_cfg_i, the host link's settings: ON, STOP,
 //                    the UART divider; docs/link.md)
-//                REBOOT (RW: see "reboot")
+//                REBOOT (RW: see "reboot"); DISPATCH, DEVICES (RW: am_unit_dp.v)
 //   0xFFFF_FC00  actor unit registers, the top of the address space
 //                (docs/actor-unit.md)
 //   (bases, offsets and fields: include/am_iface.def, here as am_defs.vh's
@@ -42,7 +42,7 @@
 // aborts the transaction instead of booting (docs/firmware.md).
 // Stack guard: once STACK_LIMIT is set, a store by the core to RAM below it
 // -- the image and .bss, which behaviors never write -- is not performed: it
-// completes as a bus error with RESTART.STACK set, and stack_o pulses so
+// completes as a bus error with RESTART.STACK set, and stack_hit pulses so
 // the actor unit aborts the transaction with cause STACK. The stack grows
 // down from the top of RAM towards STACK_LIMIT (the end of .bss, from the
 // image header), so a stack overflow stops at its first store below it,

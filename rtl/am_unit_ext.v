@@ -7,8 +7,8 @@
 // its first cycle registered
 // (slot, in-range, fresh, behavior, word count; the reference's generation
 // is held outside, in the am_reg2x16 it shares with GC_PERIOD); the result
-// of INJECT's and FREE's reference check (p_ok_q); EXT_STATUS (ext_q) and
-// NEW_REF (new_ref_q); and the bus's side of the queue's and the table's
+// of INJECT's and FREE's reference check (p_ok_q); EXT_STATUS (ext_o) and
+// NEW_REF (new_ref_o); and the bus's side of the queue's and the table's
 // write ports.
 //
 // Promises:

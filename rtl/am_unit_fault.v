@@ -1,10 +1,10 @@
 // am_unit_fault — the fault handler and the record of a failed event.
 //
-// Owns: FAULT_HANDLER (fh_q, and fh_set_q = fh_q != 0), the SET_HANDLER a
+// Owns: FAULT_HANDLER (fh_o, and fh_set_o = fh_o != 0), the SET_HANDLER a
 // transaction staged (sh_pend_q, and its value in am_reg2x16 u_sh_val), the
 // FAIL code and offending value (am_reg2x16 u_code, and the length beside
 // it, val_n_q), the fault record of the last failed event (f_cause_q,
-// f_op_q, f_beh_q) and STATUS.LAST_CAUSE (last_cause_q).
+// f_op_q, f_beh_q) and STATUS.LAST_CAUSE (last_cause_o).
 //
 // Promises:
 // * FAULT_HANDLER is the console after reset (0x00010000); 0 = none. A

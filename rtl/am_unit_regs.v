@@ -1,6 +1,6 @@
 // am_unit_regs — the actor unit's control registers and its read-back.
 //
-// Owns: CTRL (run_q) and BEH_COUNT (beh_count_q); the read-back: which value
+// Owns: CTRL (run_o) and BEH_COUNT (beh_count_o); the read-back: which value
 // every register address reads (docs/actor-unit.md has the map), and the
 // read data port (am_unit_rdata): MSG and STATE words are self's while a
 // transaction is open, and between transactions no message and the

@@ -9,7 +9,7 @@
 //   transaction that ends so (dead targets abort too); LIVE the live actors
 //   with the console: +ncreates at a commit, +1 a SPAWN, -1 a FREE, and
 //   what a collection leaves (live_after_o = LIVE - reclaimed, valid with
-//   done_i). The GC counters add up each collection at its end: runs,
+//   gc_done_i). The GC counters add up each collection at its end: runs,
 //   reclaimed actors, its cycles; the longest and the most live actors
 //   after one.
 // * STATS=0: the counters stay at their reset values and am_unit_regs reads

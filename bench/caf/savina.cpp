@@ -1,6 +1,6 @@
 // savina.cpp -- the actormachine benchmark workloads in the C++ Actor
 // Framework (CAF 0.17, Debian 12's libcaf-dev): the same algorithms,
-// parameters and checks as bench/am_bench.c (protocols in bench/bench.h).
+// parameters and checks as bench/am_bench.c (protocols in bench/workloads/bench.h).
 // One scheduler worker thread (scheduler.max-threads = 1); the main thread
 // only starts a run and blocks until its result arrives.
 //

@@ -1,5 +1,5 @@
 %% savina.erl -- the actormachine benchmark workloads in Erlang/OTP, the same
-%% algorithms, parameters and checks as bench/am_bench.c (see bench/bench.h
+%% algorithms, parameters and checks as bench/am_bench.c (see bench/workloads/bench.h
 %% for the protocols). Run on one scheduler:
 %%
 %%   erl +S 1 -noshell -noinput -pa DIR -run savina main WORKLOAD RUNS P1 [P2 [P3]]

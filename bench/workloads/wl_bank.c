@@ -1,4 +1,4 @@
-/* wl_bank.c — Savina BankTransaction with serialized accounts (bench/bench.h). */
+/* wl_bank.c — Savina BankTransaction with serialized accounts (bench/workloads/bench.h). */
 #include "bench.h"
 
 /* [DEBIT, amount, src]: credit this account, acknowledge to src. */

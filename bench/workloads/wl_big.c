@@ -1,4 +1,4 @@
-/* wl_big.c — Savina Big: many-to-many pings (bench/bench.h). */
+/* wl_big.c — Savina Big: many-to-many pings (bench/workloads/bench.h). */
 #include "bench.h"
 
 /* state [ledger, left, rng, nb0..nb4] */

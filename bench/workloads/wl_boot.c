@@ -1,6 +1,6 @@
 /*
  * wl_boot.c — the benchmark workloads as boot programs for the SoC (issue 6,
- * hardware figures): `am-sim bench-NAME` (bench/programs.def) runs one
+ * hardware figures): `am-sim bench-NAME` (bench/workloads/programs.def) runs one
  * workload, scaled for simulation and for the hardware's bounds (actor table
  * 128 slots incl. the console, queue 63 events): fewer than ~120 actors per
  * run, so that the figures measure dispatch, not collection (the gc-*
@@ -249,7 +249,7 @@ void amb_hw_big_wrap(am_ctx *ctx)
  * Creates the accounts (two transactions), then injects ROUND random
  * transfers (the host driver's LCG sequence) and, each time ROUND of them
  * are acknowledged, ROUND more, until TRANSFERS are done. The accounts are
- * bench/wl_bank.c's; their balances are checked by the host driver (and, on
+ * bench/workloads/wl_bank.c's; their balances are checked by the host driver (and, on
  * the SoC, against the reference runtime by the lockstep checker): here the
  * count of acknowledged transfers. */
 /* issue k transfers from the teller's state [done, rng, a0..a5]: rng as

@@ -1,4 +1,4 @@
-/* wl_counting.c — Savina Counting (bench/bench.h). */
+/* wl_counting.c — Savina Counting (bench/workloads/bench.h). */
 #include "bench.h"
 
 /* state [count] */

@@ -1,4 +1,4 @@
-/* wl_fib.c — Savina Fibonacci, one actor per call (bench/bench.h). */
+/* wl_fib.c — Savina Fibonacci, one actor per call (bench/workloads/bench.h). */
 #include "bench.h"
 
 /* state [] */

@@ -1,4 +1,4 @@
-/* wl_fjcreate.c — Savina Fork-Join (actor creation) (bench/bench.h). */
+/* wl_fjcreate.c — Savina Fork-Join (actor creation) (bench/workloads/bench.h). */
 #include "bench.h"
 
 /* state [remaining, ledger, i] */

@@ -1,4 +1,4 @@
-/* wl_ledger.c — LEDGER: collects [DONE, v] results (bench/bench.h). */
+/* wl_ledger.c — LEDGER: collects [DONE, v] results (bench/workloads/bench.h). */
 #include "bench.h"
 
 void amb_ledger(am_ctx *ctx)

@@ -1,4 +1,4 @@
-/* wl_pingpong.c — Savina PingPong (bench/bench.h). */
+/* wl_pingpong.c — Savina PingPong (bench/workloads/bench.h). */
 #include "bench.h"
 
 /* state [pong, remaining, received] */

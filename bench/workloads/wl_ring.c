@@ -1,4 +1,4 @@
-/* wl_ring.c — Savina ThreadRing (bench/bench.h). */
+/* wl_ring.c — Savina ThreadRing (bench/workloads/bench.h). */
 #include "bench.h"
 
 /* state [next, index] */

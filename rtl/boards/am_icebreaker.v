@@ -3,7 +3,7 @@
 // Owns: the PLL (12 MHz oscillator -> CLK_HZ) and the board pins; the reset
 // and the SoC are rtl/boards/am_board_soc.v.
 // The SoC (rtl/am_soc.v) runs one demo: SYS.BOOT_BEH = BOOT_BEH (fpga.mk
-// computes the id of the chosen demo from lib/behaviors.def). The console
+// takes the chosen program's boot id from its folder's manifest). The console
 // (UART, 115200 8N1) goes to the FTDI's second channel (/dev/ttyUSB1).
 // RAM: rtl/boards/am_ram_ice40.v (firmware image in block RAM, the rest of
 // the 64 KiB in SPRAM). docs/fpga.md has the pinout and the numbers.

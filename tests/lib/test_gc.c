@@ -714,7 +714,7 @@ TEST(period_and_low_water_triggers)
 
     /* fewer than gc_low free slots: one collection, which leaves fewer than
      * 2 * gc_low free and so disarms the low-water trigger -- not one
-     * before every dispatch (that was the old rule's storm: 1002) */
+     * before every dispatch (without the arming: 1002) */
     cfg = gc_cfg(128, 127, 0);
     rt = lt_new_cfg(&cfg);
     CHECK_EQ(run_prog(rt, "selfloop", 0, 10000, NULL), AM_OK);
@@ -793,8 +793,9 @@ TEST(full_ring_collects_only_periodically)
     CHECK(c.dispatches > 20000);
     CHECK_EQ(c.live, 126);
     CHECK_EQ(c.free, 2);
-    /* the old rule collected before each of the ~20,000 dispatches after
-     * the ring was built; now: the first collection (free < 4) leaves 2 <
+    /* without the arming, a collection would run before each of the
+     * ~20,000 dispatches after the ring was built; with it: the first
+     * collection (free < 4) leaves 2 <
      * 2 * 4 free and disarms the low-water trigger; then only the period,
      * GC_PERIOD + 32 dispatches per live actor */
     CHECK(c.gc_runs <= c.dispatches / (1024 + 32 * 126) + 2);
@@ -833,7 +834,7 @@ TEST(garbage_in_a_full_table_never_table_full)
 
     /* the serializer in 8 slots (at most 5 reachable, 4 right after a
      * collection: 4 free, below 2 * gc_low), so every collection is on demand -- none before every
-     * dispatch (the old rule), and no TABLE_FULL */
+     * dispatch (as without the arming), and no TABLE_FULL */
     c = run_timed("gc-serializer", 3000, 8, &ns);
     CHECK_STR(lt_out, "gc-serializer: 3000 requests, counter 3000\n");
     CHECK_EQ(lt_nfaults, 0);
