@@ -95,6 +95,8 @@ const char *am_link_strerror(int code)
         "cannot read the image file",
         "the port is in use by another client (one at a time per port)",
         "the machine went away: the port was closed or hung up",
+        "not a serial port or a pseudo-terminal (a socket takes --connect); nothing was written to it",
+        "not a socket (a serial port or a pseudo-terminal takes --port)",
     };
     if (code >= AM_LINK_E_NO_DEVICE && code < AM_LINK_E_HOST_COUNT_)
         return host[code - AM_LINK_E_NO_DEVICE];
@@ -549,6 +551,11 @@ int am_link_open(const char *port, const am_link_opts *o, am_link **out)
     am_link *l = alloc_link(o);
     if (!l) return AM_LINK_E_IO;
     if (!appears(port, l->o.wait_ms)) return made(l, AM_LINK_E_NO_DEVICE, out);
+    /* a serial port or a pseudo-terminal is a character device; anything
+     * else (a regular file, a socket, a lock file) is refused before a
+     * byte is written to it */
+    struct stat st;
+    if (stat(port, &st) == 0 && !S_ISCHR(st.st_mode)) return made(l, AM_LINK_E_NOT_PORT, out);
     l->fd = open(port, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (l->fd < 0) return made(l, errno == ENOENT ? AM_LINK_E_NO_DEVICE : AM_LINK_E_IO, out);
     /* A line has one reader: a second client would read the answers meant
@@ -576,6 +583,8 @@ int am_link_connect(const char *path, const am_link_opts *o, am_link **out)
     am_link *l = alloc_link(o);
     if (!l) return AM_LINK_E_IO;
     if (!appears(path, l->o.wait_ms)) return made(l, AM_LINK_E_NO_DEVICE, out);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISSOCK(st.st_mode)) return made(l, AM_LINK_E_NOT_SOCKET, out);
     struct sockaddr_un a = { .sun_family = AF_UNIX };
     if (strlen(path) >= sizeof a.sun_path) return made(l, AM_LINK_E_ARG, out);
     strcpy(a.sun_path, path);

@@ -38,6 +38,9 @@ enum am_link_host_error {
     AM_LINK_E_FILE,            /* an image file that cannot be read */
     AM_LINK_E_IN_USE,          /* another client has the port (or the target's socket) */
     AM_LINK_E_GONE,            /* the port was closed or hung up: the machine went away */
+    AM_LINK_E_NOT_PORT,        /* am_link_open's path is no character device (a regular
+                                * file, a socket): nothing is written to it */
+    AM_LINK_E_NOT_SOCKET,      /* am_link_connect's path is no socket */
     AM_LINK_E_HOST_COUNT_
 };
 const char *am_link_strerror(int code);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "am_link.h"
 
@@ -114,6 +115,22 @@ static int parse_word(const char *s, am_word *out)
 /* One line for a failure: what the machine or the line said, with the
  * context that helps. */
 static am_link_host_counters g_counters;   /* of a link that did not open */
+
+/* Why FILE could not be read as an image, in one line: what is there,
+ * and where the build puts images. */
+static void image_unreadable(const char *path)
+{
+    struct stat st;
+    const char *why;
+    if (stat(path, &st) != 0) why = strerror(errno);
+    else if (S_ISDIR(st.st_mode)) why = "a directory, not an image file";
+    else if (strlen(path) > 4 && !strcmp(path + strlen(path) - 4, ".hex"))
+        why = "not a hex image (one 32-bit word in hex per line, as the build writes fw.hex)";
+    else why = "it could not be read";
+    fprintf(stderr, "am-link: %s: cannot read the image file: %s (the build writes a folder's "
+                    "image as build/programs/KEY/fw/fw.hex: make firmware for the project's "
+                    "folders, make sim-run PROGRAM=DIR for yours; docs/programs.md)\n", path, why);
+}
 
 static int failed(am_link *l, int r, const char *what, uint32_t name, uint32_t problem)
 {
@@ -231,7 +248,8 @@ int main(int argc, char **argv)
         if (i + 1 != argc) { fprintf(stderr, "am-link: load FILE\n"); return EXIT_USAGE; }
     } else if (!strcmp(cmd, "monitor")) {
         if (i < argc && (parse_u32(argv[i++], 1, 1000000, &secs) || i != argc)) {
-            fprintf(stderr, "am-link: monitor [SECONDS]\n");
+            fprintf(stderr, "am-link: monitor [SECONDS]: SECONDS is a whole number from 1 to "
+                            "1000000 (without it: until interrupted)\n");
             return EXIT_USAGE;
         }
     } else if (strcmp(cmd, "stats") && strcmp(cmd, "exports") && strcmp(cmd, "shutdown")) {
@@ -244,11 +262,22 @@ int main(int argc, char **argv)
     uint8_t *img = NULL;
     uint32_t img_n = 0;
     if (!strcmp(cmd, "load") && am_link_read_image(argv[i], &img, &img_n) != AM_LINK_OK) {
-        fprintf(stderr, "am-link: %s: cannot read the image file\n", argv[i]);
+        image_unreadable(argv[i]);
         return EXIT_FAILED;
     }
 
     int monitor = !strcmp(cmd, "monitor");
+    if (monitor) {
+        /* interrupted, it closes the link as any command does, reading a
+         * frame in progress to its end (the next client would lose it);
+         * also where the shell started it with SIGINT ignored (&). Set
+         * before the link opens, so that no signal falls between. */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_interrupt;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
     o.on_console = monitor ? on_console_out : on_console_err;
     o.on_reply = monitor ? on_reply : NULL;
     o.counters = &g_counters;
@@ -256,6 +285,7 @@ int main(int argc, char **argv)
     int r = port ? am_link_open(port, &o, &l) : am_link_connect(sock, &o, &l);
     if (r != AM_LINK_OK) {
         free(img);
+        if (monitor && g_interrupted) return EXIT_OK;   /* interrupted while opening */
         return failed(NULL, r, g_port, 0, 0);
     }
     int rc = EXIT_OK;
@@ -308,18 +338,12 @@ int main(int argc, char **argv)
             r = settled;   /* loaded, and then the machine did not answer */
         }
     } else if (monitor) {
-        /* interrupted, it closes the link as any command does, reading a
-         * frame in progress to its end (the next client would lose it);
-         * also where the shell started it with SIGINT ignored (&) */
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_interrupt;
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
         uint64_t slices = secs ? secs * 5u : UINT64_MAX;   /* 200 ms each */
         for (uint64_t k = 0; k < slices && !g_interrupted && r == AM_LINK_OK; k++)
             r = am_link_monitor(l, 200);
-        if (!secs && r != AM_LINK_OK) r = AM_LINK_OK;   /* monitoring until it ends */
+        /* an interrupt ends it as asked; a machine that goes away is an
+         * error, with SECONDS or without */
+        if (g_interrupted) r = AM_LINK_OK;
     } else {
         r = am_link_shutdown(l);
         if (r == AM_LINK_OK) printf("the target stops\n");

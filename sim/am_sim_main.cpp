@@ -785,11 +785,15 @@ int main(int argc, char **argv)
             if (!cs) { std::fprintf(stderr, "am-sim: cannot start the reference runtime\n"); return 2; }
             if (!loads_plain) cosim_set_link(cs);
             set = ns;
+            // the image names its boot behavior; the folder's program that
+            // boots with it names the run (else the behavior does)
             prog_name = ns->behaviors[w[HDR_BOOT]].name;
+            for (const am_program *p = ns->programs; p->name; p++)
+                if (p->boot == w[HDR_BOOT]) { prog_name = p->name; break; }
             loads++;
             std::fprintf(stderr, "am-sim: a %u-byte image loaded over the link runs (%s, boot "
                          "behavior %s); lockstep goes on with its host-side behaviors%s\n",
-                         (unsigned)w[HDR_BYTES], ns->folder, prog_name.c_str(),
+                         (unsigned)w[HDR_BYTES], ns->folder, ns->behaviors[w[HDR_BOOT]].name,
                          loads_plain ? " (no link: its console is plain text)" : "");
             cosim_txn_clear(&txn);
             in_txn = false;

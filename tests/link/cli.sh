@@ -66,8 +66,17 @@ if [ "$(grep -c "^fault: FAIL .* msg=\[00000001 00000002 00000003\]$" <<< "$out"
 else bad "the fault's line is printed once, by the send or by the next client" "$out"; fi
 expect "no device" 1 "^am-link: $W/nothing: no such device$" $LINK --port "$W/nothing" --wait 0 stats
 expect "no device (socket)" 1 "^am-link: $W/nothing: no such device$" $LINK --connect "$W/nothing" --wait 0 stats
-expect "an unreadable image file" 1 "^am-link: $W/none.hex: cannot read the image file$" \
+expect "an unreadable image file" 1 "^am-link: $W/none.hex: cannot read the image file: No such file or directory \\(the build writes a folder's image as build/programs/KEY/fw/fw.hex" \
   $LINK --port "$P" load "$W/none.hex"
+printf '0000006f\nzzzzzzzz\n' > "$W/garbled.hex"
+expect "a hex file that is no image" 1 "^am-link: $W/garbled.hex: cannot read the image file: not a hex image" \
+  $LINK --port "$P" load "$W/garbled.hex"
+: > "$W/regular"
+expect "a regular file as the port" 1 "^am-link: $W/regular: not a serial port or a pseudo-terminal \\(a socket takes --connect\\); nothing was written to it$" \
+  $LINK --port "$W/regular" --wait 0 stats
+if [ ! -s "$W/regular" ]; then ok "nothing was written into the regular file"; else bad "a regular file as the port" "bytes were written into it"; fi
+expect "the pseudo-terminal given to --connect" 1 "^am-link: $P: not a socket \\(a serial port or a pseudo-terminal takes --port\\)$" \
+  $LINK --connect "$P" --wait 0 stats
 cp "$B/programs/tests/link/prog/fw/fw.bin" "$W/bad.bin"
 printf '\x55' | dd of="$W/bad.bin" bs=1 seek=2000 conv=notrunc 2>/dev/null
 expect "a corrupt image is refused" 1 "^am-link: bad image $W/bad.bin: CRC mismatch; the running program goes on$" \
@@ -151,6 +160,17 @@ wait $MON; rc=$?
 if [ $rc -eq 1 ] && grep -qx "am-link: the machine went away: $G was closed or hung up (the target stopped, or the adapter was unplugged)" "$W/gone.out"
 then ok "a target that goes away: am-link says so"
 else bad "a target that goes away: am-link says so" "exit $rc: $(head -c 300 "$W/gone.out")"; fi
+# ... also under a monitor with no SECONDS, which runs until interrupted
+G=$W/gone2
+$RUN --link "$G" link-echo > "$W/am-run-gone2.log" 2>&1 & pids+=($!); GPID=$!
+for i in $(seq 100); do [ -e "$G" ] && break; sleep 0.05; done
+T $LINK --port "$G" monitor > "$W/gone2.out" 2>&1 & MON=$!
+held_by_a_client "$G"
+kill -TERM $GPID
+wait $MON; rc=$?
+if [ $rc -eq 1 ] && grep -qx "am-link: the machine went away: $G was closed or hung up (the target stopped, or the adapter was unplugged)" "$W/gone2.out"
+then ok "a target that goes away under monitor without SECONDS: am-link says so"
+else bad "a target that goes away under monitor without SECONDS" "exit $rc: $(head -c 300 "$W/gone2.out")"; fi
 
 # garbage back: a wrong baud rate
 python3 tests/link/noisy_target.py "$W/noisy" 10 & pids+=($!)

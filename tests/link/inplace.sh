@@ -39,6 +39,6 @@ TMO=180 expect "make load BOARD=hx8k: a program that fits runs, without the link
   "^loaded .*/load/hx8k/fw.hex \([0-9]+ bytes\): the machine runs it without the link" \
   make --no-print-directory -s load BOARD=hx8k PROGRAM=demos NAME=lazy BUILD="$B" LOAD_PORT="$P"
 loader_ran 300 "the loaded program ran to its halt, its console compared" \
-  "^\[DEMO_LAZY\] link: .* 1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$"
+  "^\[lazy\] link: .* 1 images loaded; lockstep: [0-9]* transactions checked, 0 divergences$"
 
 verdict
