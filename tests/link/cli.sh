@@ -149,28 +149,22 @@ $RUN --link "$D" link-echo > "$W/am-run-dead2.log" 2>&1 & pids+=($!)
 expect "a dead server's path is taken over" 0 "^8$" $LINK --port "$D" ask 0 8
 expect "... and served until shutdown" 0 "^the target stops$" $LINK --port "$D" shutdown
 
-# the target goes away under a client: it says so
-G=$W/gone
-$RUN --link "$G" link-echo > "$W/am-run-gone.log" 2>&1 & pids+=($!); GPID=$!
-for i in $(seq 100); do [ -e "$G" ] && break; sleep 0.05; done
-T $LINK --port "$G" monitor 10 > "$W/gone.out" 2>&1 & MON=$!
-held_by_a_client "$G"
-kill -TERM $GPID
-wait $MON; rc=$?
-if [ $rc -eq 1 ] && grep -qx "am-link: the machine went away: $G was closed or hung up (the target stopped, or the adapter was unplugged)" "$W/gone.out"
-then ok "a target that goes away: am-link says so"
-else bad "a target that goes away: am-link says so" "exit $rc: $(head -c 300 "$W/gone.out")"; fi
+# the target goes away under a client: it says so -- gone TAG WHAT MONITOR-ARGS...
+gone() {
+  local tag=$1 what=$2 g=$W/$1; shift 2
+  $RUN --link "$g" link-echo > "$W/am-run-$tag.log" 2>&1 & pids+=($!); local gpid=$!
+  for i in $(seq 100); do [ -e "$g" ] && break; sleep 0.05; done
+  T $LINK --port "$g" monitor "$@" > "$W/$tag.out" 2>&1 & local mon=$!
+  held_by_a_client "$g"
+  kill -TERM $gpid
+  wait $mon; local rc=$?
+  if [ $rc -eq 1 ] && grep -qx "am-link: the machine went away: $g was closed or hung up (the target stopped, or the adapter was unplugged)" "$W/$tag.out"
+  then ok "$what"
+  else bad "$what" "exit $rc: $(head -c 300 "$W/$tag.out")"; fi
+}
+gone gone "a target that goes away: am-link says so" 10
 # ... also under a monitor with no SECONDS, which runs until interrupted
-G=$W/gone2
-$RUN --link "$G" link-echo > "$W/am-run-gone2.log" 2>&1 & pids+=($!); GPID=$!
-for i in $(seq 100); do [ -e "$G" ] && break; sleep 0.05; done
-T $LINK --port "$G" monitor > "$W/gone2.out" 2>&1 & MON=$!
-held_by_a_client "$G"
-kill -TERM $GPID
-wait $MON; rc=$?
-if [ $rc -eq 1 ] && grep -qx "am-link: the machine went away: $G was closed or hung up (the target stopped, or the adapter was unplugged)" "$W/gone2.out"
-then ok "a target that goes away under monitor without SECONDS: am-link says so"
-else bad "a target that goes away under monitor without SECONDS" "exit $rc: $(head -c 300 "$W/gone2.out")"; fi
+gone gone2 "a target that goes away under monitor without SECONDS: am-link says so"
 
 # garbage back: a wrong baud rate
 python3 tests/link/noisy_target.py "$W/noisy" 10 & pids+=($!)
