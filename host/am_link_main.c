@@ -332,7 +332,14 @@ int main(int argc, char **argv)
                    (unsigned)img_n, LOAD_SETTLE_MS / 1000u);
         else if (r == AM_LINK_OK)
             printf("loaded %s (%u bytes): the machine runs it\n", argv[i], (unsigned)img_n);
-        else rc = failed(l, r, argv[i], 0, problem);
+        else if (r == AM_LINK_E_TOO_BIG && (img_n < 8 || am_link_get32(img + 4) != AM_IMAGE_MAGIC)) {
+            /* the machine refuses it by size at its first chunk; a missing
+             * magic (the header's second word) says why it is so large: an ELF, say */
+            fprintf(stderr, "am-link: %s is no firmware image (no image header) and too big for "
+                            "the machine besides: load the fw.hex or fw.bin the build writes, not "
+                            "its fw.elf; the running program goes on\n", argv[i]);
+            rc = EXIT_FAILED;
+        } else rc = failed(l, r, argv[i], 0, problem);
         if (r == AM_LINK_OK && settled != AM_LINK_OK && settled != AM_LINK_E_BUSY) {
             fflush(stdout);
             r = settled;   /* loaded, and then the machine did not answer */

@@ -25,6 +25,9 @@ open(sys.argv[2], "w").write("\n".join(w) + "\n")
 EOF2
 expect "an image too big for the machine is refused" 1 "^am-link: image .*huge.hex is too big for the machine" \
   $LINK --port "$P" load "$W/huge.hex"
+# the build's ELF instead of its image: refused by size, and named for what it is
+expect "an ELF given to load is named as no image" 1 "^am-link: .*/fw.elf is no firmware image \\(no image header\\) and too big for the machine besides" \
+  $LINK --port "$P" load "$B/programs/tests/link/prog/fw/fw.elf"
 expect "... and the loader stays" 1 "^am-link: the machine runs no program" $LINK --port "$P" send 0 1
 # as on an iCEBreaker: make load builds the folder's image for its core
 # (rv32i), with link-echo to boot, and sends it
