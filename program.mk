@@ -187,8 +187,9 @@ else
 endif
 
 # A folder's behaviors for host code of one's own (docs/api.md, "Worked
-# example: a counter that reports"): its program set (the behavior table and programs) and the runtime
-# library, built; prints what to compile such code with, as absolute paths.
+# example: a counter that reports"): its program set (the behavior table and
+# programs) and the runtime library, built; prints what to compile such code
+# with, as absolute paths.
 .PHONY: program-lib
 program-lib: program-dir-check deps
 	@$(MAKE) --no-print-directory -s $(PROGRAM_BUILD)/host/libprog.a $(PROGRAM_BUILD)/progsets.c $(BUILD)/host/libam.a

@@ -95,8 +95,8 @@ const char *am_link_strerror(int code)
         "cannot read the image file",
         "the port is in use by another client (one at a time per port)",
         "the machine went away: the port was closed or hung up",
-        "not a serial port or a pseudo-terminal (a socket takes --connect); nothing was written to it",
-        "not a socket (a serial port or a pseudo-terminal takes --port)",
+        "not a serial port or a pseudo-terminal",
+        "not a socket",
     };
     if (code >= AM_LINK_E_NO_DEVICE && code < AM_LINK_E_HOST_COUNT_)
         return host[code - AM_LINK_E_NO_DEVICE];

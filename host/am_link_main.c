@@ -115,6 +115,7 @@ static int parse_word(const char *s, am_word *out)
 /* One line for a failure: what the machine or the line said, with the
  * context that helps. */
 static am_link_host_counters g_counters;   /* of a link that did not open */
+static int g_headerless;                   /* load's file has no image header (an ELF?) */
 
 /* Why FILE could not be read as an image, in one line: what is there,
  * and where the build puts images. */
@@ -157,7 +158,22 @@ static int failed(am_link *l, int r, const char *what, uint32_t name, uint32_t p
                 am_link_image_text(problem));
         break;
     case AM_LINK_E_TOO_BIG:
-        fprintf(stderr, "am-link: image %s is too big for the machine; the running program goes on\n", what);
+        /* the machine refuses it by size at its first chunk; a missing
+         * magic (the header's second word) says why it is so large */
+        if (g_headerless)
+            fprintf(stderr, "am-link: %s is no firmware image (no image header) and too big for "
+                            "the machine besides: load the fw.hex or fw.bin the build writes, not "
+                            "its fw.elf; the running program goes on\n", what);
+        else
+            fprintf(stderr, "am-link: image %s is too big for the machine; the running program goes on\n", what);
+        break;
+    case AM_LINK_E_NOT_PORT:
+        fprintf(stderr, "am-link: %s: %s (a socket takes --connect); nothing was written to it\n",
+                g_port, am_link_strerror(r));
+        break;
+    case AM_LINK_E_NOT_SOCKET:
+        fprintf(stderr, "am-link: %s: %s (a serial port or a pseudo-terminal takes --port)\n",
+                g_port, am_link_strerror(r));
         break;
     case AM_LINK_E_TIMEOUT:
     case AM_LINK_E_NO_REPLY:
@@ -265,6 +281,7 @@ int main(int argc, char **argv)
         image_unreadable(argv[i]);
         return EXIT_FAILED;
     }
+    g_headerless = img && (img_n < 8 || am_link_get32(img + 4) != AM_IMAGE_MAGIC);
 
     int monitor = !strcmp(cmd, "monitor");
     if (monitor) {
@@ -332,14 +349,7 @@ int main(int argc, char **argv)
                    (unsigned)img_n, LOAD_SETTLE_MS / 1000u);
         else if (r == AM_LINK_OK)
             printf("loaded %s (%u bytes): the machine runs it\n", argv[i], (unsigned)img_n);
-        else if (r == AM_LINK_E_TOO_BIG && (img_n < 8 || am_link_get32(img + 4) != AM_IMAGE_MAGIC)) {
-            /* the machine refuses it by size at its first chunk; a missing
-             * magic (the header's second word) says why it is so large: an ELF, say */
-            fprintf(stderr, "am-link: %s is no firmware image (no image header) and too big for "
-                            "the machine besides: load the fw.hex or fw.bin the build writes, not "
-                            "its fw.elf; the running program goes on\n", argv[i]);
-            rc = EXIT_FAILED;
-        } else rc = failed(l, r, argv[i], 0, problem);
+        else rc = failed(l, r, argv[i], 0, problem);
         if (r == AM_LINK_OK && settled != AM_LINK_OK && settled != AM_LINK_E_BUSY) {
             fflush(stdout);
             r = settled;   /* loaded, and then the machine did not answer */
