@@ -28,7 +28,7 @@ am_stamp = $(shell mkdir -p $(dir $(1)) && { [ -f $(1) ] && [ "$$(cat $(1))" = '
 # The runtime and the actor library, compiled for the host (build/host/libam.a).
 # Programs come from program folders (program.mk).
 RT_SRC    := host/am_rt.c host/am_gc.c host/am_trace.c host/am_behaviors.c host/am_progset.c host/am_link_target.c \
-            host/am_link.c host/am_crash.c
+            host/am_link.c host/am_crash.c host/am_suggest.c
 LIB_SRC   := $(wildcard lib/*.c)
 HOST_HDR  := include/am.h include/am_iface.h include/am_iface.def $(wildcard host/*.h) $(wildcard lib/*.h) $(wildcard lib/*.def)
 HOST_CFG  := $(call am_stamp,$(BUILD)/host/flags,$(CC) | $(CFLAGS_OPT) | $(CFLAGS_SAN))

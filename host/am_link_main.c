@@ -17,34 +17,37 @@
 #include <sys/stat.h>
 
 #include "am_link.h"
+#include "am_suggest.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
+static const char usage_text[] =
+    "usage: am-link [--port DEV | --connect PATH] [options] COMMAND [ARGS]\n"
+    "  --port DEV        a serial port, or the pseudo-terminal of am-run --link\n"
+    "                    (default: $AM_LINK_PORT)\n"
+    "  --connect PATH    a Unix socket (am-run --link-socket)\n"
+    "  --baud N          the serial port's speed (default 115200)\n"
+    "  --timeout MS      the wait for an answer, per attempt (default 1000)\n"
+    "  --retries N       attempts after the first (default 3)\n"
+    "  --wait MS         wait for the port to appear (default 2000)\n"
+    "  --hex             words in hex (default: unsigned decimal)\n"
+    "commands:\n"
+    "  send NAME [WORD...]   inject [WORD...] into the actor exported as NAME (0..7)\n"
+    "  ask NAME [WORD...]    ask it (the actor gets [proxy, WORD...]); prints the reply\n"
+    "  stats                 the link's and the machine's counters, NAME VALUE per line\n"
+    "  exports               the exported actors: NAME REFERENCE per line\n"
+    "  load FILE             load an image (the build's fw.hex, or raw) and start it\n"
+    "  monitor [SECONDS]     print the console's output, until interrupted or for SECONDS\n"
+    "  shutdown              stop the target (am-run; a board refuses)\n"
+    "WORD: decimal, 0x hex or negative decimal. Console output goes to stderr\n"
+    "except with monitor. One client at a time per port: another am-link (a\n"
+    "monitor...) on it makes this one fail at once. exit status: 0 done, 1 the\n"
+    "machine refused or did not answer, or the port could not be had (missing, in\n"
+    "use), 2 a usage error\n";
+
 static void usage(FILE *f)
 {
-    fprintf(f,
-        "usage: am-link [--port DEV | --connect PATH] [options] COMMAND [ARGS]\n"
-        "  --port DEV        a serial port, or the pseudo-terminal of am-run --link\n"
-        "                    (default: $AM_LINK_PORT)\n"
-        "  --connect PATH    a Unix socket (am-run --link-socket)\n"
-        "  --baud N          the serial port's speed (default 115200)\n"
-        "  --timeout MS      the wait for an answer, per attempt (default 1000)\n"
-        "  --retries N       attempts after the first (default 3)\n"
-        "  --wait MS         wait for the port to appear (default 2000)\n"
-        "  --hex             words in hex (default: unsigned decimal)\n"
-        "commands:\n"
-        "  send NAME [WORD...]   inject [WORD...] into the actor exported as NAME (0..7)\n"
-        "  ask NAME [WORD...]    ask it (the actor gets [proxy, WORD...]); prints the reply\n"
-        "  stats                 the link's and the machine's counters, NAME VALUE per line\n"
-        "  exports               the exported actors: NAME REFERENCE per line\n"
-        "  load FILE             load an image (the build's fw.hex, or raw) and start it\n"
-        "  monitor [SECONDS]     print the console's output, until interrupted or for SECONDS\n"
-        "  shutdown              stop the target (am-run; a board refuses)\n"
-        "WORD: decimal, 0x hex or negative decimal. Console output goes to stderr\n"
-        "except with monitor. One client at a time per port: another am-link (a\n"
-        "monitor...) on it makes this one fail at once. exit status: 0 done, 1 the\n"
-        "machine refused or did not answer, or the port could not be had (missing, in\n"
-        "use), 2 a usage error\n");
+    fputs(usage_text, f);
 }
 
 static int hex_words;
@@ -218,10 +221,15 @@ int main(int argc, char **argv)
                       : !strcmp(a, "--retries") ? &o.retries : !strcmp(a, "--wait") ? &o.wait_ms : NULL;
         if (!strcmp(a, "--help")) { usage(stdout); return EXIT_OK; }
         if (!strcmp(a, "--hex")) { hex_words = 1; continue; }
+        if (!num && strcmp(a, "--port") && strcmp(a, "--connect")) {
+            am_suggest sg;
+            fprintf(stderr, "am-link: unknown option '%s'%s (am-link --help)\n", a,
+                    am_suggest_option(&sg, a, usage_text));
+            return EXIT_USAGE;
+        }
         if (i + 1 == argc) { fprintf(stderr, "am-link: %s needs a value\n", a); return EXIT_USAGE; }
         if (!strcmp(a, "--port")) { port = argv[++i]; sock = NULL; continue; }
         if (!strcmp(a, "--connect")) { sock = argv[++i]; port = NULL; continue; }
-        if (!num) { fprintf(stderr, "am-link: unknown option '%s' (am-link --help)\n", a); return EXIT_USAGE; }
         if (parse_u32(argv[++i], num == &o.timeout_ms ? 1 : 0, num == &o.retries ? 100 : 100000000u, num)) {
             fprintf(stderr, "am-link: %s '%s': not a number in range\n", a, argv[i]);
             return EXIT_USAGE;
@@ -234,11 +242,6 @@ int main(int argc, char **argv)
     }
     if (i == argc) { usage(stderr); return EXIT_USAGE; }
     const char *cmd = argv[i++];
-    if (!port && !sock) {
-        fprintf(stderr, "am-link: which machine? --port DEV, --connect PATH or $AM_LINK_PORT\n");
-        return EXIT_USAGE;
-    }
-    g_port = port ? port : sock;
 
     /* check the arguments before opening anything */
     uint32_t name = 0, n = 0, secs = 0;
@@ -269,12 +272,21 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
     } else if (strcmp(cmd, "stats") && strcmp(cmd, "exports") && strcmp(cmd, "shutdown")) {
-        fprintf(stderr, "am-link: unknown command '%s' (am-link --help)\n", cmd);
+        static const char *const cmds[] = { "send", "ask", "stats", "exports", "load", "monitor", "shutdown" };
+        am_suggest sg;
+        am_suggest_init(&sg, cmd);
+        for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) am_suggest_add(&sg, cmds[k], strlen(cmds[k]));
+        fprintf(stderr, "am-link: unknown command '%s'%s (am-link --help)\n", cmd, am_suggest_hint(&sg, ": "));
         return EXIT_USAGE;
     } else if (i != argc) {
         fprintf(stderr, "am-link: %s takes no arguments\n", cmd);
         return EXIT_USAGE;
     }
+    if (!port && !sock) {
+        fprintf(stderr, "am-link: which machine? --port DEV, --connect PATH or $AM_LINK_PORT\n");
+        return EXIT_USAGE;
+    }
+    g_port = port ? port : sock;
     uint8_t *img = NULL;
     uint32_t img_n = 0;
     if (!strcmp(cmd, "load") && am_link_read_image(argv[i], &img, &img_n) != AM_LINK_OK) {

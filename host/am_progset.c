@@ -4,6 +4,7 @@
  * per program folder.
  */
 #include "am_progset.h"
+#include "am_suggest.h"
 
 #include <string.h>
 
@@ -43,8 +44,10 @@ void am_progsets_list(FILE *f, int demos_only)
 void am_program_unknown(FILE *f, const char *tool, const char *name)
 {
     uint32_t n = 0;
+    am_suggest sg;
+    am_suggest_init(&sg, name);
     for (const am_progset *const *s = am_progsets; *s; s++)
-        for (const am_program *p = (*s)->programs; p->name; p++) n++;
+        for (const am_program *p = (*s)->programs; p->name; p++, n++) am_suggest_add(&sg, p->name, strlen(p->name));
     fprintf(f, "%s: no program named '%s' in", tool, name);
     for (const am_progset *const *s = am_progsets; *s; s++)
         fprintf(f, " %s%s", (*s)->folder, s[1] ? "," : "");
@@ -55,5 +58,5 @@ void am_program_unknown(FILE *f, const char *tool, const char *name)
                 fprintf(f, "%s%s", sep, p->name);
         fprintf(f, ")");
     }
-    fprintf(f, "; --list lists them with what each does\n");
+    fprintf(f, "%s; --list lists them with what each does\n", am_suggest_hint(&sg, "; "));
 }

@@ -33,47 +33,50 @@
 #include "am_link_target.h"
 #include "am_progset.h"
 #include "am_rt.h"
+#include "am_suggest.h"
 
 /* Exit status, the same as am-sim's (sim/am_sim_main.cpp). */
 enum { EXIT_RAN = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_STOPPED = 3, EXIT_CRASHED = 4 };
 
+static const char usage_text[] =
+    "usage: am-run [options] PROGRAM  run a program on the reference runtime\n"
+    "       am-run --list             list the programs\n"
+    "options:\n"
+    "  --trace FILE       write one line per transaction to FILE (- for stderr: the\n"
+    "                     console keeps stdout)\n"
+    "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
+    "  --max N            stop after N dispatches (default 1000000; 0 = no limit)\n"
+    "  --table N          actor table slots, console included (2..65536, default 128)\n"
+    "  --gc-low N         collect garbage when fewer than N slots are free, while the\n"
+    "                     last collection left 2N (default 4; 0 = never on that\n"
+    "                     account; a CREATE that finds no slot collects anyway;\n"
+    "                     docs/gc.md)\n"
+    "  --gc-period N      collect every N dispatches (0..65535, default 1024; 0 = off)\n"
+    "  --queue N          event queue depth (1..16777216, default 63)\n"
+    "  --sends N          sends per transaction (1..65536, default 8)\n"
+    "  --creates N        creates per transaction (1..65536, default 4)\n"
+    "  --msg-words N      words per message (1..8, default 8)\n"
+    "  --state-words N    state words per actor (1..8, default 8)\n"
+    "  --watchdog MS      a behavior running longer than MS milliseconds of CPU time\n"
+    "                     aborts with WATCHDOG (0..3600000, default 1000; 0 = off)\n"
+    "  --faults           print every fault record, with the behavior's name (also\n"
+    "                     when a program installs its own fault handler)\n"
+    "  --behaviors        print the program's behavior table (id, name) and exit:\n"
+    "                     the names of the b<id> in traces and fault lines\n"
+    "  --quiet            no counters at the end\n"
+    "  --link PATH        serve the host link on a pseudo-terminal linked at PATH\n"
+    "                     (am-link --port PATH; docs/link.md): console output and\n"
+    "                     replies go there as frames; runs until am-link shutdown,\n"
+    "                     SIGINT or SIGTERM (--max does not apply); PATH.lock beside\n"
+    "                     it keeps a second server off PATH while this one runs\n"
+    "  --link-socket PATH the same on a Unix socket at PATH (am-link --connect PATH)\n"
+    "exit status: 0 the queue drained, 1 a runtime error, 2 a usage error (option,\n"
+    "program name, file), 3 stopped: the --max budget ran out, 4 a behavior crashed\n"
+    "the host process (a wild pointer, the host's stack, a division by zero)\n";
+
 static void usage(FILE *f)
 {
-    fprintf(f,
-        "usage: am-run [options] PROGRAM  run a program on the reference runtime\n"
-        "       am-run --list             list the programs\n"
-        "options:\n"
-        "  --trace FILE       write one line per transaction to FILE (- for stderr: the\n"
-        "                     console keeps stdout)\n"
-        "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
-        "  --max N            stop after N dispatches (default 1000000; 0 = no limit)\n"
-        "  --table N          actor table slots, console included (2..65536, default 128)\n"
-        "  --gc-low N         collect garbage when fewer than N slots are free, while the\n"
-        "                     last collection left 2N (default 4; 0 = never on that\n"
-        "                     account; a CREATE that finds no slot collects anyway;\n"
-        "                     docs/gc.md)\n"
-        "  --gc-period N      collect every N dispatches (0..65535, default 1024; 0 = off)\n"
-        "  --queue N          event queue depth (1..16777216, default 63)\n"
-        "  --sends N          sends per transaction (1..65536, default 8)\n"
-        "  --creates N        creates per transaction (1..65536, default 4)\n"
-        "  --msg-words N      words per message (1..8, default 8)\n"
-        "  --state-words N    state words per actor (1..8, default 8)\n"
-        "  --watchdog MS      a behavior running longer than MS milliseconds of CPU time\n"
-        "                     aborts with WATCHDOG (0..3600000, default 1000; 0 = off)\n"
-        "  --faults           print every fault record, with the behavior's name (also\n"
-        "                     when a program installs its own fault handler)\n"
-        "  --behaviors        print the program's behavior table (id, name) and exit:\n"
-        "                     the names of the b<id> in traces and fault lines\n"
-        "  --quiet            no counters at the end\n"
-        "  --link PATH        serve the host link on a pseudo-terminal linked at PATH\n"
-        "                     (am-link --port PATH; docs/link.md): console output and\n"
-        "                     replies go there as frames; runs until am-link shutdown,\n"
-        "                     SIGINT or SIGTERM (--max does not apply); PATH.lock beside\n"
-        "                     it keeps a second server off PATH while this one runs\n"
-        "  --link-socket PATH the same on a Unix socket at PATH (am-link --connect PATH)\n"
-        "exit status: 0 the queue drained, 1 a runtime error, 2 a usage error (option,\n"
-        "program name, file), 3 stopped: the --max budget ran out, 4 a behavior crashed\n"
-        "the host process (a wild pointer, the host's stack, a division by zero)\n");
+    fputs(usage_text, f);
 }
 
 static const am_progset *g_set;   /* the program's set: names in fault records */
@@ -222,7 +225,9 @@ int main(int argc, char **argv)
             if (++i == argc) { fprintf(stderr, "am-run: --trace needs a file\n"); return EXIT_USAGE; }
             trace_path = argv[i];
         } else if (a[0] == '-') {
-            fprintf(stderr, "am-run: unknown option '%s' (am-run --help lists them)\n", a);
+            am_suggest sg;
+            fprintf(stderr, "am-run: unknown option '%s'%s (am-run --help lists them)\n", a,
+                    am_suggest_option(&sg, a, usage_text));
             return EXIT_USAGE;
         } else if (!name) {
             name = a;

@@ -35,6 +35,7 @@
 #include "am_crash.h"
 #include "am_iface.h"
 #include "am_progset.h"
+#include "am_suggest.h"
 extern "C" {
 #include "am_link_target.h"
 #include "am_link_wire.h"
@@ -60,63 +61,65 @@ struct Phases {
     uint64_t dispatch = 0, behavior = 0, staging = 0, commit = 0, n = 0;
 };
 
+const char usage_text[] =
+    "usage: am-sim [options] PROGRAM   run PROGRAM on the simulated SoC, in lockstep\n"
+    "                                  with the reference runtime\n"
+    "       am-sim --list              the programs\n"
+    "options:\n"
+    "  --image FILE       the firmware image (.hex) to run instead of the one built\n"
+    "                     from the program's folder (its header must match)\n"
+    "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
+    "  --gc-low N         collect when fewer than N slots are free, while the last\n"
+    "                     collection left 2N (0..255; default: the hardware's reset\n"
+    "                     value, 4; a CREATE that finds no slot collects anyway)\n"
+    "  --gc-period N      collect every N dispatches + 32 per live actor (0..65535,\n"
+    "                     0 = off; default 1024; docs/gc.md)\n"
+    "  --max-cycles N     give up after N cycles (default 50000000; with --link: none)\n"
+    "  --trace-out FILE   write every checked transaction line to FILE\n"
+    "  --fst FILE         write an FST waveform (also: environment TRACE=1 ->\n"
+    "                     build/sim/PROGRAM.fst)\n"
+    "  --profile FILE     write the cycles spent at each program counter of the core\n"
+    "                     to FILE (\"PC CYCLES\" lines; scripts/am_profile.py sums them\n"
+    "                     by function: docs/firmware.md, \"Where the cycles go\")\n"
+    "  --perturb SEQ      test only: corrupt the reference runtime's transaction\n"
+    "                     SEQ; the checker must report a divergence there\n"
+    "  --ref-gc-period N  test only: the reference runtime alone collects every N\n"
+    "                     dispatches; the checker must report the first collection\n"
+    "                     that differs\n"
+    "  --forget SEQ       test only: the event-conservation check forgets the first\n"
+    "                     send of transaction SEQ; it must report a lost event\n"
+    "  --link PATH        serve the host link (docs/link.md): the simulated UART on a\n"
+    "                     pseudo-terminal linked at PATH (am-link --port PATH), its\n"
+    "                     bits clocked at --link-div cycles each; the machine waits\n"
+    "                     for the host when idle and runs until am-link shutdown,\n"
+    "                     SIGINT or SIGTERM; lockstep goes on (injections, programs\n"
+    "                     loaded over the link; an image of a program set this\n"
+    "                     simulator was not linked with is refused, as am-run\n"
+    "                     refuses it); PATH.lock beside it keeps a second server off\n"
+    "                     PATH while this one runs\n"
+    "  --loader FILE      with --link: boot a loader's image FILE instead of a\n"
+    "                     program -- the resident loader (build/loader/rv32im/\n"
+    "                     loader.hex, the iCEBreaker's) or the in-place loader\n"
+    "                     (build/inplace/rv32im/inplace.hex, the HX8K's: the program\n"
+    "                     it loads runs without the link, its console compared as\n"
+    "                     plain text until it halts): no program runs until am-link\n"
+    "                     load sends one; lockstep starts with it (PROGRAM may be\n"
+    "                     left out)\n"
+    "  --link-div N       cycles per bit on the link (default 208: the iCEBreaker's\n"
+    "                     24 MHz at 115,200 baud; 8: 3 Mbaud at 24 MHz; at most 371,\n"
+    "                     so that a console line leaves within the watchdog's budget)\n"
+    "  --quiet            no console echo, only the summary\n"
+    "  --behaviors        print the program's behavior table (id, name) and exit\n"
+    "exit status: 0 every transaction matched and the run ended cleanly, 1 a lockstep\n"
+    "divergence (report on stderr), 2 a usage error (option, program name, file,\n"
+    "image), 3 stopped: the --max-cycles budget ran out, the firmware halted\n"
+    "abnormally, or an image loaded over the link whose behaviors this simulator\n"
+    "lacks ran (no divergence), 4 a behavior crashed the host process in the\n"
+    "reference runtime (a wild pointer, the host's stack, a division by zero)\n";
+
 void usage(FILE *f)
 {
-    std::fprintf(f,
-        "usage: am-sim [options] PROGRAM   run PROGRAM on the simulated SoC, in lockstep\n"
-        "                                  with the reference runtime\n"
-        "       am-sim --list              the programs\n"
-        "options:\n"
-        "  --image FILE       the firmware image (.hex) to run instead of the one built\n"
-        "                     from the program's folder (its header must match)\n"
-        "  --arg N            the boot message is [N] instead of [] (e.g. a fuzz seed)\n"
-        "  --gc-low N         collect when fewer than N slots are free, while the last\n"
-        "                     collection left 2N (0..255; default: the hardware's reset\n"
-        "                     value, 4; a CREATE that finds no slot collects anyway)\n"
-        "  --gc-period N      collect every N dispatches + 32 per live actor (0..65535,\n"
-        "                     0 = off; default 1024; docs/gc.md)\n"
-        "  --max-cycles N     give up after N cycles (default 50000000; with --link: none)\n"
-        "  --trace-out FILE   write every checked transaction line to FILE\n"
-        "  --fst FILE         write an FST waveform (also: environment TRACE=1 ->\n"
-        "                     build/sim/PROGRAM.fst)\n"
-        "  --profile FILE     write the cycles spent at each program counter of the core\n"
-        "                     to FILE (\"PC CYCLES\" lines; scripts/am_profile.py sums them\n"
-        "                     by function: docs/firmware.md, \"Where the cycles go\")\n"
-        "  --perturb SEQ      test only: corrupt the reference runtime's transaction\n"
-        "                     SEQ; the checker must report a divergence there\n"
-        "  --ref-gc-period N  test only: the reference runtime alone collects every N\n"
-        "                     dispatches; the checker must report the first collection\n"
-        "                     that differs\n"
-        "  --forget SEQ       test only: the event-conservation check forgets the first\n"
-        "                     send of transaction SEQ; it must report a lost event\n"
-        "  --link PATH        serve the host link (docs/link.md): the simulated UART on a\n"
-        "                     pseudo-terminal linked at PATH (am-link --port PATH), its\n"
-        "                     bits clocked at --link-div cycles each; the machine waits\n"
-        "                     for the host when idle and runs until am-link shutdown,\n"
-        "                     SIGINT or SIGTERM; lockstep goes on (injections, programs\n"
-        "                     loaded over the link; an image of a program set this\n"
-        "                     simulator was not linked with is refused, as am-run\n"
-        "                     refuses it); PATH.lock beside it keeps a second server off\n"
-        "                     PATH while this one runs\n"
-        "  --loader FILE      with --link: boot a loader's image FILE instead of a\n"
-        "                     program -- the resident loader (build/loader/rv32im/\n"
-        "                     loader.hex, the iCEBreaker's) or the in-place loader\n"
-        "                     (build/inplace/rv32im/inplace.hex, the HX8K's: the program\n"
-        "                     it loads runs without the link, its console compared as\n"
-        "                     plain text until it halts): no program runs until am-link\n"
-        "                     load sends one; lockstep starts with it (PROGRAM may be\n"
-        "                     left out)\n"
-        "  --link-div N       cycles per bit on the link (default 208: the iCEBreaker's\n"
-        "                     24 MHz at 115,200 baud; 8: 3 Mbaud at 24 MHz; at most 371,\n"
-        "                     so that a console line leaves within the watchdog's budget)\n"
-        "  --quiet            no console echo, only the summary\n"
-        "  --behaviors        print the program's behavior table (id, name) and exit\n"
-        "exit status: 0 every transaction matched and the run ended cleanly, 1 a lockstep\n"
-        "divergence (report on stderr), 2 a usage error (option, program name, file,\n"
-        "image), 3 stopped: the --max-cycles budget ran out, the firmware halted\n"
-        "abnormally, or an image loaded over the link whose behaviors this simulator\n"
-        "lacks ran (no divergence), 4 a behavior crashed the host process in the\n"
-        "reference runtime (a wild pointer, the host's stack, a division by zero)\n");
+    std::fputs(usage_text, f);
 }
 
 // The numeric options: where each goes and its range.
@@ -561,7 +564,9 @@ int main(int argc, char **argv)
         } else if (a[0] == '+') {
             continue;  // Verilator runtime arguments
         } else if (a[0] == '-') {
-            std::fprintf(stderr, "am-sim: unknown option '%s' (am-sim --help lists them)\n", a.c_str());
+            am_suggest sg;
+            std::fprintf(stderr, "am-sim: unknown option '%s'%s (am-sim --help lists them)\n", a.c_str(),
+                         am_suggest_option(&sg, a.c_str(), usage_text));
             return 2;
         } else if (!name) name = argv[i];
         else { std::fprintf(stderr, "am-sim: one program at a time\n"); return 2; }

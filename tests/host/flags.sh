@@ -27,10 +27,15 @@ check --arg 4294967296 -- "--arg '4294967296': .* from 0 to 4294967295"
 check --watchdog 3600001 -- "--watchdog '3600001': .* from 0 to 3600000"
 check --table x12 -- "--table 'x12'"
 check --trace /nonexistent/dir/t -- "--trace /nonexistent/dir/t: cannot write"
-check --bogus -- "unknown option '--bogus'"
+check --bogus -- "unknown option '--bogus' \(am-run --help"
+check --tabel 5 -- "unknown option '--tabel': did you mean --table\?"
 out=$("$RUN" nosuch 2>&1); rc=$?
-if [ $rc -eq 2 ] && grep -q "no program named 'nosuch'" <<< "$out"; then echo "ok   host-flags: an unknown program, exit 2"; pass=$((pass + 1))
+if [ $rc -eq 2 ] && grep -q "no program named 'nosuch' in .*; --list" <<< "$out"; then echo "ok   host-flags: an unknown program, exit 2"; pass=$((pass + 1))
 else echo "FAIL host-flags: an unknown program: exit $rc: $out"; fail=$((fail + 1)); fi
+out=$("$RUN" serializr 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "no program named 'serializr' in .*; did you mean serializer?; --list" <<< "$out"; then
+  echo "ok   host-flags: a misspelled program, exit 2, with the name meant"; pass=$((pass + 1))
+else echo "FAIL host-flags: a misspelled program: exit $rc: $out"; fail=$((fail + 1)); fi
 out=$("$RUN" --max 5 selfloop 2>&1); rc=$?
 if [ $rc -eq 3 ] && grep -q "stopped after 5 dispatches" <<< "$out"; then echo "ok   host-flags: --max ran out, exit 3"; pass=$((pass + 1))
 else echo "FAIL host-flags: --max ran out: exit $rc: $out"; fail=$((fail + 1)); fi

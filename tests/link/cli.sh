@@ -192,7 +192,10 @@ for i in $(seq 50); do kill -0 $SPID 2>/dev/null || break; sleep 0.1; done
 # usage errors: exit 2, nothing opened
 expect "no command" 2 "^usage: am-link" $LINK --port "$P"
 expect "no port" 2 "^am-link: which machine\?" env -u AM_LINK_PORT $LINK stats
-expect "unknown command" 2 "^am-link: unknown command 'frob'" $LINK --port "$P" frob
+expect "unknown command" 2 "^am-link: unknown command 'frob' \(am-link --help\)$" $LINK --port "$P" frob
+expect "a misspelled command, the one meant" 2 "^am-link: unknown command 'sned': did you mean send\? " \
+  env -u AM_LINK_PORT $LINK sned 0 1
+expect "a misspelled option, the one meant" 2 "^am-link: unknown option '--prot': did you mean --port\? " $LINK --prot "$P" stats
 expect "name out of range" 2 "^am-link: send needs a NAME from 0 to 7$" $LINK --port "$P" send 8 1
 expect "too many words for an ask" 2 "^am-link: ask takes at most 7 words$" $LINK --port "$P" ask 0 1 2 3 4 5 6 7 8
 expect "not a word" 2 "^am-link: 'x1' is not a 32-bit word$" $LINK --port "$P" send 0 x1

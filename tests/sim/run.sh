@@ -141,7 +141,8 @@ for case in "--gc-low 300|--gc-low '300': .* from 0 to 255" "--gc-period 70000|-
             "--max-cycles -1|--max-cycles '-1': .* from 1 to" "--arg 4294967296|--arg '4294967296': .* from 0 to 4294967295" \
             "--fst /nonexistent/dir/x.fst|--fst /nonexistent/dir/x.fst: cannot write" \
             "--trace-out /nonexistent/dir/t|--trace-out /nonexistent/dir/t: cannot write" \
-            "--link $OUT/slow.lnk --link-div 372|--link-div 372: a console line .* at most 371"; do
+            "--link $OUT/slow.lnk --link-div 372|--link-div 372: a console line .* at most 371" \
+            "--max-cycle 5|unknown option '--max-cycle': did you mean --max-cycles\\?"; do
   args=${case%%|*}; pat=${case#*|}
   out=$("$SIM" $args cell 2>&1 >/dev/null); rc=$?
   if [ $rc -eq 2 ] && grep -qE -- "$pat" <<< "$out"; then ok "am-sim $args: refused, exit 2"
