@@ -31,15 +31,15 @@
 //   deterministic allocation with abort restore (am_actor_table), FIFO
 //   dispatch order, atomic O(1) commit of the staged sends (am_event_queue).
 // * Bus: one access at a time; mem_addr_i[9:2] selects a 32-bit register,
-//   the caller decodes the unit's base address into mem_valid_i. Writes
-//   complete in the cycle they are presented unless the unit is busy; reads
-//   complete one cycle later; mem_rdata_o is 0 but in the cycle a read
-//   completes (the SoC ORs its slaves' read data). mem_ready_o is a
-//   register: the caller says a cycle ahead that a write comes
-//   (wr_next_i), as PicoRV32's look-ahead bus does. While the unit is
-//   busy (dispatching, finishing a transaction, resolving a reference or
-//   allocation check — always a bounded number of cycles) every access
-//   waits with mem_ready_o low (am_unit_bus).
+//   the caller decodes the unit's base address into mem_valid_i. An access
+//   announced a cycle ahead (a write: wr_next_i; a read: rd_la_i, la_a_i)
+//   completes in the cycle it is presented unless the unit is busy; a read
+//   not announced completes one cycle later. mem_rdata_o is 0 but in the
+//   cycle a read completes (the SoC ORs its slaves' read data). mem_ready_o
+//   is a register (docs/actor-unit.md, "Ports and their timing"). While the
+//   unit is busy (dispatching, finishing a transaction, resolving a
+//   reference or allocation check — always a bounded number of cycles)
+//   every access waits with mem_ready_o low (am_unit_bus).
 // * TRACE=1 adds the trace port (simulation); TRACE=0 ties it to zero.
 // * The same RTL on every board: where a board needs another primitive, its
 //   file list replaces a generic module by its own of the same name and
