@@ -70,6 +70,7 @@
 /* slow echo (a multi-step test service) */
 #define AML_ECHO      0x60u  /* [cust, ECHO, value, hops] -> [value] after hops self-sends */
 #define AML_DIV       0x70u  /* [cust, DIV, a, b] -> [a / b]; faults (FAIL) when b == 0 */
+#define AML_SUP_TICK  0x71u  /* internal: [sup, TICK], the supervisor to itself behind a retry */
 
 /* bank log entry kinds (word 1 of a LOG reply) */
 #define AML_LOG_DEPOSIT          1u
@@ -315,14 +316,19 @@ static inline am_ref aml_new_lazy(am_ctx *ctx, am_beh beh, uint32_t n, const am_
 /* =========================================================================
  * supervisor.c — a fault handler that retries, then answers for the service
  * =========================================================================
- * SUPERVISOR state [retries, left, last target, last w0, last w1, seen]
+ * SUPERVISOR state [retries, left, last target, last w0, last w1, seen,
+ *   inflight]  (create with [retries, retries]; the rest starts at 0)
  *   Installed with am_set_fault_handler(ctx, supervisor). For each fault
  *   delivery of a request [cust, op, ...] (the library's convention), it
- *   resends the same request to the same target while `left` > 0 (a fault
- *   of a different request restores `left` to `retries`), and otherwise
- *   replies [AML_FAILED, cause, code] to cust, so the customer is never
- *   left waiting. `seen` counts the faults delivered. Messages that are not
- *   fault deliveries: [cust, AML_READ] -> [seen].
+ *   resends the same request to the same target while `left` > 0, and
+ *   otherwise replies [AML_FAILED, cause, code] to cust, so the customer is
+ *   never left waiting. A fault of a different request restores `left` to
+ *   `retries` when no retry is in flight; while one is (`inflight` retries
+ *   whose [self, AML_SUP_TICK], sent right behind each resend, has not come
+ *   back), the requests that fault share `left`, which every answer
+ *   restores -- so requests that always fail, delivered in turn, cannot be
+ *   retried for ever. `seen` counts the faults delivered. Messages that are
+ *   not fault deliveries: [cust, AML_READ] -> [seen]; its own TICK.
  * SUPERVISED_DIV state [] : the demo's service, [cust, DIV, a, b] -> [a/b],
  *   am_fail(AML_E_DIV_ZERO) when b == 0.
  */

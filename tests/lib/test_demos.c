@@ -192,6 +192,51 @@ TEST(demo_supervisor_answers_for_the_failing_service)
     CHECK_EQ(c.queue_len, 0);
 }
 
+/* [ref]: installs ref as the fault handler (a test behavior after lt.h's table) */
+static void seth_beh(am_ctx *ctx) { am_set_fault_handler(ctx, am_msg(ctx, 0)); }
+
+TEST(supervisor_answers_interleaved_failing_requests)
+{
+    /* two requests that always fail, from two customers, delivered in turn
+     * (A, B, A', B', ...): each is answered [FAILED, FAIL, code] and the
+     * faults end -- a fault of the other request does not restart the count
+     * while a retry is in flight (lib/supervisor.c) */
+    am_config cfg;
+    am_config_default(&cfg);
+    cfg.fault_handler = AM_NIL;
+    am_rt *rt = lt_new_cfg(&cfg);
+    lt_free(rt);
+    am_beh seth = LT_RECORDER + 1;
+    lt_tab[seth].name = "T_SETH";
+    lt_tab[seth].fn = seth_beh;
+    cfg.nbehaviors = seth + 1;
+    CHECK_EQ(am_rt_new(&cfg, &rt), AM_OK);
+    lt_cur = rt;
+    am_ref sup = LT_SPAWN(rt, AMB_SUPERVISOR, 2, 2);
+    am_ref set = LT_SPAWN0(rt, seth);
+    LT_SEND(rt, set, sup);
+    CHECK_EQ(lt_run(rt), AM_OK);
+    am_ref div = LT_SPAWN0(rt, AMB_SUPERVISED_DIV);
+    am_ref a = LT_RECORDER_NEW(rt), b = LT_RECORDER_NEW(rt);
+    LT_SEND(rt, div, a, AML_DIV, 7, 0);
+    LT_SEND(rt, div, b, AML_DIV, 8, 0);
+    CHECK_EQ(lt_run(rt), AM_OK);                   /* the queue drains */
+    am_ref who[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        CHECK_EQ(lt_count_for(who[i]), 1);
+        const lt_msg *m = lt_nth_for(who[i], 0);
+        CHECK_EQ(m->len, 3);
+        CHECK_EQ(m->w[0], AML_FAILED);
+        CHECK_EQ(m->w[1], AM_FAULT_FAIL);
+        CHECK_EQ(m->w[2], AML_E_DIV_ZERO);
+    }
+    CHECK(lt_nfaults <= 8);
+    am_word st[8];
+    CHECK_EQ(lt_peek(rt, sup, st), AMB_SUPERVISOR);
+    CHECK_EQ(st[6], 0);                            /* no retry in flight */
+    lt_free(rt);
+}
+
 TEST(every_demo_is_deterministic)
 {
     static char first[LT_OUT_SIZE];
