@@ -197,6 +197,10 @@ static inline am_ref aml_new_join(am_ctx *ctx, am_ref cust, am_word tag,
  * Limits: requests through a serializer are at most AML_SER_MAX_REQ words
  * (customer + op + 4 args), replies at most 7 words; longer ones fault
  * with AML_E_SER_LEN. An empty message faults with AML_E_SER_LEN.
+ * Stuck for good: a service that faults (until a fault handler answers the
+ * proxy, e.g. SUPERVISOR), a reply longer than 7 words (the proxy faults),
+ * a customer that is neither AM_NIL nor a valid reference (the forward of
+ * the reply faults with BAD_REF): later requests stay pending.
  * Cost per request: one proxy (+ one pending entry if the service is busy).
  *
  * SLOW_ECHO         stateless test service: [cust, ECHO, value, hops]
@@ -239,7 +243,8 @@ void aml_serializer_request(am_ctx *ctx, am_ref svc);
  *   and COUNTER(cell), becomes a SERIALIZER of that COUNTER and handles the
  *   message as its first request. Correct under concurrency.
  * Faults: AML_E_COUNTER_LEN, AML_E_COUNTER_OP, AML_E_COUNTER_UNEXPECTED
- * (K_SYNC got something other than the cell's sync).
+ * (K_SYNC got something other than the cell's sync); COUNTER_INIT's first
+ * message empty or over AML_SER_MAX_REQ words: AML_E_SER_LEN.
  */
 
 /* =========================================================================
