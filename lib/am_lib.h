@@ -306,7 +306,8 @@ static inline am_ref aml_new_lazy(am_ctx *ctx, am_beh beh, uint32_t n, const am_
  *   [cust, TRANSFER, from, to, amount, txid] -> creates a TRANSFER
  *   coordinator; eventually [status, txid] to cust with status
  *   OK | INSUFFICIENT (nothing moved) | REFUNDED (deposit refused, money
- *   returned to `from`).
+ *   returned to `from`). Also sends [AM_NIL, BALANCE] to `to`: a `from` or
+ *   `to` that is no reference fails the request (BAD_REF), nothing moved.
  * TRANSFER   state [cust, from, to, amount, txid, phase]: withdraw from
  *   `from` (phase 1), on success deposit to `to` (phase 2), if that is
  *   refused deposit back to `from` (phase 3). Money is never created or

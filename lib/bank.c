@@ -112,6 +112,11 @@ void aml_bank(am_ctx *ctx)
     am_word amount = am_msg(ctx, 4), txid = am_msg(ctx, 5);
     am_ref x = AM_CREATE(ctx, AMB_TRANSFER, cust, from, to, amount, txid, XFER_WITHDRAWING);
     AM_SEND(ctx, from, x, AML_WITHDRAW, amount, txid);
+    /* `to` is checked here, as `from` is: a SEND to what is no reference
+     * fails this request (BAD_REF) with nothing moved. Found only at the
+     * deposit, it would fail the coordinator after the withdrawal, and the
+     * amount would go with the coordinator. The answer goes to no one. */
+    AM_SEND(ctx, to, AM_NIL, AML_BALANCE);
     AM_BECOME(ctx, AMB_BANK, am_state(ctx, 0) + 1u);
 }
 

@@ -237,6 +237,27 @@ TEST(refused_refund_keeps_the_money_in_a_fault_record)
     lt_free(rt);
 }
 
+TEST(a_transfer_to_no_reference_moves_nothing)
+{
+    am_rt *rt = lt_new();
+    am_ref a = LT_SPAWN(rt, AMB_ACCOUNT, 100);
+    am_ref bank = LT_SPAWN0(rt, AMB_BANK);
+    am_ref rec = LT_RECORDER_NEW(rt);
+    LT_SEND(rt, bank, rec, AML_TRANSFER, a, 7, 30, 8);   /* 7: no reference */
+    CHECK_EQ(lt_run(rt), AM_OK);
+    CHECK_EQ(lt_nfaults, 1);
+    CHECK_EQ(lt_faults[0].cause, AM_FAULT_BAD_REF);
+    CHECK_EQ(lt_faults[0].target, bank);          /* the request itself */
+    CHECK_EQ(lt_faults[0].msg[4], 30);            /* the amount, in the record */
+    CHECK_EQ(balance_of(rt, a), 100);             /* nothing moved */
+    am_word r[8];
+    uint32_t n;
+    CHECK_EQ(LT_ASK(rt, a, r, &n, AML_LOG, 0), AM_OK);
+    CHECK_EQ(r[0], AML_RANGE);                    /* no withdrawal logged */
+    CHECK_EQ(lt_count_for(rec), 0);
+    lt_free(rt);
+}
+
 TEST(malformed_messages_fault)
 {
     am_rt *rt = lt_new();
