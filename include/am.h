@@ -129,14 +129,15 @@ int am_fault(const am_ctx *ctx, am_fault_info *info);
 void am_set_fault_handler(am_ctx *ctx, am_ref handler);
 
 /* Variadic conveniences: AM_SEND(ctx, to, w0, w1, ...) etc. (at least one
- * word; use am_send(ctx, to, 0, 0) for an empty message). */
+ * word, which the compiler checks: AM_SEND(ctx, to) is an error; use
+ * am_send(ctx, to, 0, 0) for an empty message). */
 #define AM_NWORDS_(...) ((uint32_t)(sizeof((const am_word[]){__VA_ARGS__}) / sizeof(am_word)))
-#define AM_SEND(ctx, to, ...) \
-    am_send((ctx), (to), AM_NWORDS_(__VA_ARGS__), (const am_word[]){__VA_ARGS__})
-#define AM_CREATE(ctx, beh, ...) \
-    am_create((ctx), (beh), AM_NWORDS_(__VA_ARGS__), (const am_word[]){__VA_ARGS__})
-#define AM_BECOME(ctx, beh, ...) \
-    am_become((ctx), (beh), AM_NWORDS_(__VA_ARGS__), (const am_word[]){__VA_ARGS__})
+#define AM_SEND(ctx, to, w0, ...) \
+    am_send((ctx), (to), AM_NWORDS_(w0, __VA_ARGS__), (const am_word[]){w0, __VA_ARGS__})
+#define AM_CREATE(ctx, beh, w0, ...) \
+    am_create((ctx), (beh), AM_NWORDS_(w0, __VA_ARGS__), (const am_word[]){w0, __VA_ARGS__})
+#define AM_BECOME(ctx, beh, w0, ...) \
+    am_become((ctx), (beh), AM_NWORDS_(w0, __VA_ARGS__), (const am_word[]){w0, __VA_ARGS__})
 
 /* ---- the console device actor -------------------------------------------
  * Printing is a SEND to AM_CONSOLE, hence transactional: an aborted behavior

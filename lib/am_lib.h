@@ -130,8 +130,8 @@ static inline void aml_reply(am_ctx *ctx, am_ref cust, uint32_t n, const am_word
     if (cust != AM_NIL)
         am_send(ctx, cust, n, w);
 }
-#define AML_REPLY(ctx, cust, ...) \
-    aml_reply((ctx), (cust), AM_NWORDS_(__VA_ARGS__), (const am_word[]){__VA_ARGS__})
+#define AML_REPLY(ctx, cust, w0, ...) \
+    aml_reply((ctx), (cust), AM_NWORDS_(w0, __VA_ARGS__), (const am_word[]){w0, __VA_ARGS__})
 
 /* =========================================================================
  * beta.c — BETA continuation (Lisp-Actors) and JOIN (fork-join)

@@ -275,6 +275,10 @@ mkfolder "$TMP/onearg" 'AM_BEHAVIOR(X_BOOT)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n'
 expect_error "a behavior line with one argument" "$TMP/onearg" "onearg/behaviors.def:1:[0-9]+: error: macro \"AM_BEHAVIOR\" requires 2 arguments"
 mkfolder "$TMP/fourargs" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x", 5)\n'
 expect_error "a program line with four arguments" "$TMP/fourargs" "fourargs/programs.def:1:[0-9]+: error: macro \"AM_DEMO\" passed 4 arguments"
+mkfolder "$TMP/nowords" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT, "x")\n' \
+  '#include "behaviors.h"\nvoid x_boot(am_ctx *ctx) { AM_SEND(ctx, am_self(ctx)); }\n'
+expect_error "AM_SEND without a word (an empty message is am_send(ctx, to, 0, 0))" "$TMP/nowords" \
+  "nowords/x.c:2:[0-9]+: error: macro \"AM_SEND\" requires 4 arguments, but only 2 given"
 mkfolder "$TMP/builtin" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_CONSOLE, "x")\n'
 expect_error "a built-in boot behavior" "$TMP/builtin" "builtin/programs.def:1: program 'x': boot behavior AMB_CONSOLE is a built-in one"
 mkfolder "$TMP/bootexpr" 'AM_BEHAVIOR(X_BOOT, x_boot)\n' 'AM_DEMO("x", AMB_X_BOOT + 1, "x")\n'
