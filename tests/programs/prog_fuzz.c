@@ -13,11 +13,37 @@
  * staging all that -- by am_fail, a trap of each kind, a forged reference,
  * too many sends or creates, an unknown behavior, an oversized message or
  * state, a state or message word past the eighth. Queue-full aborts happen
- * on their own as floods grow (table-full ones do not: too few actors stay
- * reachable; `fill` covers them). Every message carries a hop budget, so every program ends.
+ * on their own as floods grow. Every message carries a hop budget, so every
+ * program ends.
+ *
+ * Two extensions, each drawn per seed from a second hash of the seed (a seed
+ * that draws neither runs the program it ran before them, word for word):
+ *
+ * * ballast (1 seed in 4): before the nodes start, the boot actor (pinned)
+ *   builds a chain of 88..120 sinks that its state keeps reachable, four
+ *   CREATEs a transaction (MAX_CREATES exactly), so the nodes run in the
+ *   last 6..38 slots: the low-water trigger fires and disarms, CREATEs find
+ *   the table full with garbage in it (collections on demand, in fault
+ *   deliveries too) and without (TABLE_FULL).
+ * * handlers (1 seed in 2): the nodes are FUZZ_NODE_H, the same behavior
+ *   with more to do. Fault records mix into their decisions (am_fault, as
+ *   the hardware's F_* registers give it), and one time in 8 a node installs
+ *   a fault handler: itself or a node it knows (deliveries then run node
+ *   code: they send, create, fail -- a failed delivery is not delivered
+ *   again -- and abort QUEUE_FULL), AM_NIL, the console, its own slot's next
+ *   generation (dead: deliveries abort DEAD_TARGET, until the slot is
+ *   reused at that generation and its occupant becomes the handler), a slot
+ *   outside the table (BAD_REF, op SET_HANDLER), a hidden reference (below),
+ *   or two in a row (the last wins). A node hides a reference (XORed, so
+ *   the collector does not see it) in state word 7 and later sends to it or
+ *   installs it: after the actor was reclaimed, and its slot maybe reused, a
+ *   stale reference (BAD_REF, DEAD_TARGET); half the references it hides
+ *   are to a sink it creates for them, garbage at once. Two more ways to
+ *   fail: BECOME an unknown behavior, CREATE with 9 state words.
  *
  * FUZZ: [seed] (the boot message; am-sim/am-run --arg SEED) creates four
- * nodes and starts them. Only 32-bit unsigned arithmetic: host and RISC-V
+ * nodes and starts them (with ballast: [seed, left, chain] to itself until
+ * the chain is built). Only 32-bit unsigned arithmetic: host and RISC-V
  * compute the same words, so one firmware image runs any number of programs.
  */
 #include "am.h"
@@ -40,10 +66,25 @@ static am_ref pick(uint32_t r, const am_ref *refs, uint32_t n)
     return refs[r % n];
 }
 
-void prog_fuzz_node(am_ctx *ctx)
+/* the extensions' draw for a seed, apart from the program's own */
+static uint32_t fuzz_modes(uint32_t seed)
 {
+    return xorshift(seed * 0x2545f491u + 0x6a09e667u);
+}
+
+/* a reference hidden from the collector: its generation field becomes
+ * 0xa5a5 ^ gen, which no actor reaches in a fuzz program */
+#define FUZZ_HIDE 0xa5a50000u
+
+static void fuzz_node(am_ctx *ctx, int more)
+{
+    am_beh me = am_my_behavior(ctx);   /* FUZZ_NODE or FUZZ_NODE_H: kept by CREATE/BECOME */
     uint32_t ttl = am_msg(ctx, 0);
     uint32_t r = xorshift(am_state(ctx, 0) ^ (ttl * 0x85ebca6bu) ^ am_msg(ctx, 3));
+    am_fault_info fi;
+    if (more && am_fault(ctx, &fi))     /* a delivery: decide by its record too */
+        r = xorshift(r ^ fi.cause ^ (fi.code * 0x27d4eb2fu) ^ fi.target ^ (fi.beh << 7)
+                     ^ (fi.op << 24) ^ (fi.value * 0x165667b1u));
     am_ref refs[8];
     uint32_t n = 0;
     refs[n++] = am_self(ctx);
@@ -56,7 +97,7 @@ void prog_fuzz_node(am_ctx *ctx)
     uint32_t ncreate = ((r >> 4) & 3u) == 0 ? 1u + ((r >> 6) & 1u) : 0u;
     for (uint32_t i = 0; i < ncreate && n < 8; i++) {
         r = xorshift(r);
-        refs[n] = AM_CREATE(ctx, AMB_PROG_FUZZ_NODE, r, am_self(ctx), pick(r >> 8, refs, n));
+        refs[n] = AM_CREATE(ctx, me, r, am_self(ctx), pick(r >> 8, refs, n));
         n++;
     }
 
@@ -81,7 +122,7 @@ void prog_fuzz_node(am_ctx *ctx)
     /* become: 1 in 2, remembering references from this message */
     if ((r >> 18) & 1u) {
         r = xorshift(r);
-        AM_BECOME(ctx, AMB_PROG_FUZZ_NODE, r, pick(r, refs, n), pick(r >> 5, refs, n),
+        AM_BECOME(ctx, me, r, pick(r, refs, n), pick(r >> 5, refs, n),
                   am_state(ctx, 3), pick(r >> 10, refs, n), am_state(ctx, 5) + 1);
     }
     /* single state words: 1 in 4, after a BECOME or not, past it too */
@@ -91,10 +132,43 @@ void prog_fuzz_node(am_ctx *ctx)
         am_set_state(ctx, 1 + (r >> 8) % 7u, pick(r >> 12, refs, n));
     }
 
-    /* fail after staging, 1 time in 8, in one of 13 ways */
+    if (more) {
+        uint32_t x = xorshift(r ^ 0x68e31da4u);
+        am_ref hidden = am_state(ctx, 7) ? am_state(ctx, 7) ^ FUZZ_HIDE : AM_NIL;
+        /* 1 in 8: a message to the hidden reference, stale or not */
+        if ((x & 7u) == 0 && hidden && ttl > 0)
+            AM_SEND(ctx, hidden, ttl - 1, am_self(ctx), AM_NIL, x);
+        /* 1 in 8: hide a reference -- half the time to a sink created
+         * for it, garbage at once; else keep the one hidden through a
+         * BECOME (which clears word 7), so that it can go stale */
+        if (((x >> 3) & 7u) == 0)
+            am_set_state(ctx, 7, ((x >> 13) & 1u ? am_create(ctx, AM_BEH_SINK, 0, 0)
+                                                 : pick(x >> 16, refs, n)) ^ FUZZ_HIDE);
+        else if (hidden)
+            am_set_state(ctx, 7, hidden ^ FUZZ_HIDE);
+        /* 1 in 8: a new fault handler */
+        if (((x >> 6) & 7u) == 0) {
+            switch ((x >> 9) & 7u) {
+            case 0: case 1: am_set_fault_handler(ctx, pick(x >> 16, refs, n)); break;
+            case 2: am_set_fault_handler(ctx, AM_NIL); break;
+            case 3: am_set_fault_handler(ctx, AM_CONSOLE); break;
+            case 4: am_set_fault_handler(ctx, am_self(ctx) + 0x00010000u); break;
+            case 5: am_set_fault_handler(ctx, (x & 0xffff0000u) | 0xfff0u | (x & 15u)); break;
+            case 6: am_set_fault_handler(ctx, hidden); break;
+            default:
+                am_set_fault_handler(ctx, am_self(ctx));
+                am_set_fault_handler(ctx, pick(x >> 16, refs, n));
+                break;
+            }
+        }
+    }
+
+    /* fail after staging, 1 time in 8, in one of 13 ways (15 with more) */
     if (((r >> 20) & 7u) == 0) {
         am_word nine[9] = { 0 };
-        switch ((r >> 23) % 13u) {
+        switch ((r >> 23) % (more ? 15u : 13u)) {
+        case 13: am_become(ctx, 0xffffu, 0, 0); break;
+        case 14: am_create(ctx, me, 9, nine); break;
         case 11: am_set_state(ctx, 8, r); break;
         case 12: am_send_word(ctx, 8, r); break;
         case 0: am_fail(ctx, r); break;
@@ -107,20 +181,38 @@ void prog_fuzz_node(am_ctx *ctx)
         case 7: for (uint32_t i = 0; i < 5; i++) am_create(ctx, AM_BEH_SINK, 0, 0); break;
         case 8: am_create(ctx, 0xffffu, 0, 0); break;
         case 9: am_send(ctx, am_self(ctx), 9, nine); break;
-        default: am_become(ctx, AMB_PROG_FUZZ_NODE, 9, nine); break;
+        default: am_become(ctx, me, 9, nine); break;
         }
     }
 }
 
+void prog_fuzz_node(am_ctx *ctx) { fuzz_node(ctx, 0); }
+void prog_fuzz_node_h(am_ctx *ctx) { fuzz_node(ctx, 1); }
+
 void prog_fuzz(am_ctx *ctx)
 {
     uint32_t seed = am_msg(ctx, 0);
+    uint32_t modes = fuzz_modes(seed);
+    uint32_t ballast = (modes & 3u) == 0 ? 88u + (modes >> 2) % 33u : 0u;
+    am_beh node = (modes >> 8) & 1u ? AMB_PROG_FUZZ_NODE_H : AMB_PROG_FUZZ_NODE;
+    if (ballast) {
+        /* [seed] starts the chain, [seed, left, chain] goes on with it */
+        uint32_t left = am_msg_len(ctx) == 1 ? ballast : am_msg(ctx, 1);
+        am_ref chain = am_msg(ctx, 2);
+        if (left > 0) {
+            for (uint32_t i = 0; i < 4 && left > 0; i++, left--)
+                chain = AM_CREATE(ctx, AM_BEH_SINK, chain);
+            AM_BECOME(ctx, AMB_PROG_FUZZ, chain);   /* pinned: the chain stays reachable */
+            AM_SEND(ctx, am_self(ctx), seed, left, chain);
+            return;
+        }
+    }
     uint32_t r = xorshift(seed * 0x9e3779b9u + 1u);
     uint32_t ttl = 4u + r % 5u;                 /* 4..8 hops */
     am_ref nodes[4];
     for (uint32_t i = 0; i < 4; i++) {
         r = xorshift(r);
-        nodes[i] = AM_CREATE(ctx, AMB_PROG_FUZZ_NODE, r, i ? nodes[i - 1] : AM_NIL,
+        nodes[i] = AM_CREATE(ctx, node, r, i ? nodes[i - 1] : AM_NIL,
                              i > 1 ? nodes[0] : AM_NIL);
     }
     for (uint32_t i = 0; i < 4; i++) {
