@@ -26,7 +26,8 @@ void aml_supervisor(am_ctx *ctx)
             if (inflight > 0) am_set_state(ctx, 6, inflight - 1);
             return;
         }
-        if (am_msg(ctx, 1) != AML_READ) am_fail(ctx, AML_FAULT(AML_CLS_SER, AML_WHY_OP));
+        if (am_msg(ctx, 1) != AML_READ) am_fail(ctx, AML_E_SER_OP);
+        if (am_msg_len(ctx) != 2) am_fail(ctx, AML_E_SER_LEN);
         AML_REPLY(ctx, am_msg(ctx, 0), seen);
         return;
     }

@@ -237,6 +237,20 @@ TEST(supervisor_answers_interleaved_failing_requests)
     lt_free(rt);
 }
 
+TEST(supervisor_read_is_exactly_two_words)
+{
+    am_rt *rt = lt_new();
+    am_ref sup = LT_SPAWN(rt, AMB_SUPERVISOR, 2, 2);
+    am_ref rec = LT_RECORDER_NEW(rt);
+    LT_CHECK_FAULT(rt, sup, AML_E_SER_LEN, rec, AML_READ, 1);
+    LT_CHECK_FAULT(rt, sup, AML_E_SER_OP, rec, 0x99u);
+    LT_SEND(rt, sup, rec, AML_READ);
+    CHECK_EQ(lt_run(rt), AM_OK);
+    CHECK_EQ(lt_count_for(rec), 1);
+    CHECK_EQ(lt_nth_for(rec, 0)->w[0], 0);         /* no fault was delivered to it */
+    lt_free(rt);
+}
+
 TEST(every_demo_is_deterministic)
 {
     static char first[LT_OUT_SIZE];
