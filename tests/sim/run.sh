@@ -256,5 +256,17 @@ if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/si
   ok "copyfree: am_set_state, am_send_word, am_forward as expected on both sides, in lockstep"
 else bad "copyfree" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/copyfree.expected | head -5)"; fi
 
+# Several checks of one operation failing at once (tests/programs/prog_order.c):
+# the contract's order decides the cause, and the record's op and value --
+# as expected, on the host runtime and on the SoC in lockstep
+log=$OUT/check-order-console.log
+"$SIM" check-order > "$log" 2>&1; rc=$?
+got=$(grep -v '^\[\|^$' "$log" | sed -E 's/ beh=[0-9]+ / beh=N /')
+host=$("$AMRUN" check-order 2>&1 | grep -v '^\[\|^$' | sed -E 's/ beh=[0-9]+ / beh=N /')
+if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/check-order.expected)" ] &&
+   [ "$host" = "$got" ]; then
+  ok "check-order: when several checks fail, the contract's order decides cause, op and value, on both sides"
+else bad "check-order" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/check-order.expected | head -5)"; fi
+
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
