@@ -268,5 +268,18 @@ if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/si
   ok "check-order: when several checks fail, the contract's order decides cause, op and value, on both sides"
 else bad "check-order" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/check-order.expected | head -5)"; fi
 
+# The fault handler's rules in lockstep (tests/programs/prog_handlers.c): the
+# handlers' lines as expected on both sides, and the two deliveries to a
+# dead handler aborted with DEAD_TARGET (beh -) and delivered to no one
+log=$OUT/handlers-console.log
+"$SIM" handlers > "$log" 2>&1; rc=$?
+got=$(grep -v '^\[\|^$' "$log" | sed -E 's/ beh=[0-9]+ / beh=N /')
+host=$("$AMRUN" handlers 2>&1 | grep -v '^\[\|^$' | sed -E 's/ beh=[0-9]+ / beh=N /')
+dead=$("$AMRUN" --faults handlers 2>&1 | grep -c "^fault seq=[0-9]* cause=DEAD_TARGET op=DISPATCH value=00000000 .* target=00010064 beh=- ")
+if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && grep -q "dispatches=45 commits=33 aborts=12 " "$log" &&
+   [ "$got" = "$(cat tests/sim/handlers.expected)" ] && [ "$host" = "$got" ] && [ "$dead" -eq 2 ]; then
+  ok "handlers: last SET_HANDLER wins, fresh and dead handlers, no redelivery, am_fault 0 outside deliveries, in lockstep"
+else bad "handlers" "exit $rc, $dead DEAD_TARGET records, or not the expected lines: $(diff <(echo "$got") tests/sim/handlers.expected | head -5)"; fi
+
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
