@@ -12,12 +12,13 @@
 #   fw/fw.hex           its firmware image: firmware + library + folder only
 #   am-run, am-sim      runners linked with this folder's set alone
 #
-# The project's own folders are demos/, tests/programs/, bench/workloads/ and
-# tests/link/prog/ (the host link's); build/host/am-run and build/sim/am-sim
-# are linked with all of them.
+# The project's own folders are demos/, tests/programs/, tests/semantics/ (the
+# rules of docs/semantics.md, each checked on both sides in lockstep),
+# bench/workloads/ and tests/link/prog/ (the host link's); build/host/am-run
+# and build/sim/am-sim are linked with all of them.
 
 AM_PROGRAM_PY    := python3 scripts/am_program.py
-PROJECT_PROGRAMS := demos tests/programs bench/workloads tests/link/prog
+PROJECT_PROGRAMS := demos tests/programs tests/semantics bench/workloads tests/link/prog
 # the stack every image keeps below the top of RAM at the least (bytes)
 FW_STACK_MIN     ?= 2048
 FW_CFG := $(call am_stamp,$(BUILD)/programs/fw-flags,$(RV_PREFIX) | $(FW_CFLAGS) | $(FW_RAM) | $(FW_STACK_MIN) | $(FW_LINK_AREA) | $(FW_LOAD_MAX))

@@ -256,7 +256,7 @@ if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/si
   ok "copyfree: am_set_state, am_send_word, am_forward as expected on both sides, in lockstep"
 else bad "copyfree" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/copyfree.expected | head -5)"; fi
 
-# Several checks of one operation failing at once (tests/programs/prog_order.c):
+# Several checks of one operation failing at once (tests/semantics/prog_order.c):
 # the contract's order decides the cause, and the record's op and value --
 # as expected, on the host runtime and on the SoC in lockstep
 log=$OUT/check-order-console.log
@@ -268,7 +268,7 @@ if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/si
   ok "check-order: when several checks fail, the contract's order decides cause, op and value, on both sides"
 else bad "check-order" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/check-order.expected | head -5)"; fi
 
-# The fault handler's rules in lockstep (tests/programs/prog_handlers.c): the
+# The fault handler's rules in lockstep (tests/semantics/prog_handlers.c): the
 # handlers' lines as expected on both sides, and the two deliveries to a
 # dead handler aborted with DEAD_TARGET (beh -) and delivered to no one
 log=$OUT/handlers-console.log
