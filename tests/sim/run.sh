@@ -281,5 +281,25 @@ if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && grep -q "dispatches=45 com
   ok "handlers: last SET_HANDLER wins, fresh and dead handlers, no redelivery, am_fault 0 outside deliveries, in lockstep"
 else bad "handlers" "exit $rc, $dead DEAD_TARGET records, or not the expected lines: $(diff <(echo "$got") tests/sim/handlers.expected | head -5)"; fi
 
+# The rules of docs/semantics.md, each checked on both sides (tests/semantics/):
+# the console's lines ([...] summaries and blank lines left out, behavior ids
+# as N) on the SoC in lockstep and on the host runtime, each equal to
+# tests/sim/NAME.expected.
+sem_lines() { grep -v '^\[\|^$' | sed -E 's/ beh=[0-9]+ / beh=N /'; }
+
+# BECOME and am_set_state together (prog_become_view.c): the last BECOME wins
+# and replaces the words set before it, words set after it stay; the
+# behavior reads the dispatch's state, behavior and message after staging;
+# words set with am_send_word do not outlive their transaction; and the
+# three records name the behavior at dispatch (PROBE), not the one staged
+log=$OUT/become-view-console.log
+"$SIM" become-view > "$log" 2>&1; rc=$?
+got=$(sem_lines < "$log")
+host=$("$AMRUN" become-view 2>&1 | sem_lines)
+probe=$("$AMRUN" --faults become-view 2>&1 | grep -c "^fault seq=[0-9]* cause=FAIL .* target=00010002 beh=[0-9]*(PROG_BV_PROBE) ")
+if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/become-view.expected)" ] &&
+   [ "$host" = "$got" ] && [ "$probe" -eq 3 ]; then
+  ok "become-view: last BECOME wins, set words after it stay, the dispatch's view after staging, send words end with the transaction, on both sides"
+else bad "become-view" "exit $rc, $probe records with beh PROBE, or not the expected lines: $(diff <(echo "$got") tests/sim/become-view.expected | head -5)"; fi
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
