@@ -301,5 +301,18 @@ if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/si
    [ "$host" = "$got" ] && [ "$probe" -eq 3 ]; then
   ok "become-view: last BECOME wins, set words after it stay, the dispatch's view after staging, send words end with the transaction, on both sides"
 else bad "become-view" "exit $rc, $probe records with beh PROBE, or not the expected lines: $(diff <(echo "$got") tests/sim/become-view.expected | head -5)"; fi
+
+# The first fault wins (prog_first_fault.c): a staging fault, then on the
+# SoC an ebreak, a store to a static (the guard's STACK), an illegal
+# instruction, a misaligned load, a bus error or am_fail -- each record
+# keeps the first fault's cause, op and value, as on the host
+log=$OUT/first-fault-console.log
+"$SIM" first-fault > "$log" 2>&1; rc=$?
+got=$(sem_lines < "$log")
+host=$("$AMRUN" first-fault 2>&1 | sem_lines)
+if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/first-fault.expected)" ] &&
+   [ "$host" = "$got" ]; then
+  ok "first-fault: a trap, a guarded store or am_fail after a staging fault leaves the first fault's record, on both sides"
+else bad "first-fault" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/first-fault.expected | head -5)"; fi
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
