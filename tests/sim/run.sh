@@ -314,5 +314,21 @@ if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/si
    [ "$host" = "$got" ]; then
   ok "first-fault: a trap, a guarded store or am_fail after a staging fault leaves the first fault's record, on both sides"
 else bad "first-fault" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/first-fault.expected | head -5)"; fi
+
+# The queue's edge (prog_qedge.c): a node whose 8th send does not fit aborts
+# with QUEUE_FULL only at commit, after every staging check -- for each
+# --arg V what it does after its sends decides the record (tests/sim/
+# queue-edge.expected: each V's lines after a line "--arg V")
+got=; host=; qbad=
+for v in 0 1 2 3 4 5 6; do
+  log=$OUT/queue-edge-$v-console.log
+  "$SIM" --arg $v queue-edge > "$log" 2>&1; rc=$?
+  { [ $rc -eq 0 ] && grep -q "0 divergences" "$log"; } || qbad="$qbad --arg $v: exit $rc (see $log);"
+  got+="--arg $v"$'\n'"$(sem_lines < "$log")"$'\n'
+  host+="--arg $v"$'\n'"$("$AMRUN" --arg $v queue-edge 2>&1 | sem_lines)"$'\n'
+done
+if [ -z "$qbad" ] && [ "$got" = "$(cat tests/sim/queue-edge.expected)"$'\n' ] && [ "$host" = "$got" ]; then
+  ok "queue-edge: QUEUE_FULL at commit, after every staging check (FAIL, BAD_BEHAVIOR, BAD_REF, TOO_MANY_SENDS first), each --arg on both sides"
+else bad "queue-edge" "${qbad:-each run clean, but} not the expected lines: $(diff <(echo -n "$got") tests/sim/queue-edge.expected | head -5)"; fi
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
