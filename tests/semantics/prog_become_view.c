@@ -17,35 +17,19 @@
  */
 #include "am.h"
 #include "behaviors.h"
+#include "sem_print.h"
 
 enum { S_BEC_BEC, S_SET_BEC_SHORT, S_SET_BEC_SET, S_BEC0, S_BEC0_SET, S_SET_ALL_BEC1,
        S_BEC_OTHER_LAST, S_BEC_OTHER_SET, S_BACK, S_MSG_AFTER_SEND, S_FAIL_AFTER_BECOME,
        S_WORD_LEFT, S_FWD_AFTER_LEFT, S_WORD_ABORT, S_FWD_AFTER_ABORT, S_SET_FAIL,
        S_STEPS };
 
-static void hexline(am_ctx *ctx, am_word tag, uint32_t n, const am_word *w)
-{
-    char line[5 + 2 + 9 * 9 + 2];
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < 4; i++) line[k++] = (char)(tag >> (8 * i));
-    line[k++] = ' ';
-    line[k++] = '[';
-    for (uint32_t i = 0; i < n; i++) {
-        if (i) line[k++] = ' ';
-        for (int b = 7; b >= 0; b--) line[k++] = "0123456789abcdef"[w[i] >> (4 * b) & 15];
-    }
-    line[k++] = ']';
-    line[k++] = '\n';
-    line[k] = 0;
-    am_print(ctx, line);
-}
-
 /* ECHO state [tag]: prints the message */
 void prog_bv_echo(am_ctx *ctx)
 {
     am_word w[AM_MAX_MSG_WORDS];
     for (uint32_t i = 0; i < am_msg_len(ctx); i++) w[i] = am_msg(ctx, i);
-    hexline(ctx, am_state(ctx, 0), am_msg_len(ctx), w);
+    sem_hexline(ctx, am_state(ctx, 0), am_msg_len(ctx), w);
 }
 
 /* PROBE / PROBE2: message [step, a1, a2, a3, echo]; prints its state as
@@ -61,9 +45,8 @@ static void probe(am_ctx *ctx)
     am_word step = m[0];
     am_ref echo = m[4];
     am_word head[2] = { step, b0 == AMB_PROG_BV_PROBE ? 1u : b0 == AMB_PROG_BV_PROBE2 ? 2u : 0xeeu };
-    hexline(ctx, 0x70657473u /* "step" */, 2, head);
-    hexline(ctx, 0x74617473u /* "stat" */, AM_MAX_STATE_WORDS, st);
-
+    sem_hexline(ctx, 0x70657473u /* "step" */, 2, head);
+    sem_hexline(ctx, 0x74617473u /* "stat" */, AM_MAX_STATE_WORDS, st);
 
     switch (step) {
     case S_BEC_BEC: AM_BECOME(ctx, AMB_PROG_BV_PROBE, 1, 2, 3); AM_BECOME(ctx, AMB_PROG_BV_PROBE, 9); break;
@@ -107,11 +90,11 @@ static void probe(am_ctx *ctx)
     if (bad) {
         am_word now[AM_MAX_STATE_WORDS];
         for (uint32_t i = 0; i < AM_MAX_STATE_WORDS; i++) now[i] = am_state(ctx, i);
-        hexline(ctx, 0x21217473u /* "st!!" */, AM_MAX_STATE_WORDS, now);
+        sem_hexline(ctx, 0x21217473u /* "st!!" */, AM_MAX_STATE_WORDS, now);
         for (uint32_t i = 0; i < AM_MAX_MSG_WORDS; i++) now[i] = am_msg(ctx, i);
-        hexline(ctx, 0x2121736du /* "ms!!" */, AM_MAX_MSG_WORDS, now);
+        sem_hexline(ctx, 0x2121736du /* "ms!!" */, AM_MAX_MSG_WORDS, now);
         am_word bl[2] = { am_my_behavior(ctx), am_msg_len(ctx) };
-        hexline(ctx, 0x21216862u /* "bh!!" */, 2, bl);
+        sem_hexline(ctx, 0x21216862u /* "bh!!" */, 2, bl);
     }
 }
 

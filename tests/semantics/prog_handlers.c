@@ -15,29 +15,13 @@
  */
 #include "am.h"
 #include "behaviors.h"
-
-static void hexline(am_ctx *ctx, am_word tag, uint32_t n, const am_word *w)
-{
-    char line[5 + 2 + 9 * 9 + 2];
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < 4; i++) line[k++] = (char)(tag >> (8 * i));
-    line[k++] = ' ';
-    line[k++] = '[';
-    for (uint32_t i = 0; i < n; i++) {
-        if (i) line[k++] = ' ';
-        for (int b = 7; b >= 0; b--) line[k++] = "0123456789abcdef"[w[i] >> (4 * b) & 15];
-    }
-    line[k++] = ']';
-    line[k++] = '\n';
-    line[k] = 0;
-    am_print(ctx, line);
-}
+#include "sem_print.h"
 
 static void show_fault(am_ctx *ctx, am_word tag, const am_fault_info *f)
 {
     am_word beh = f->beh == AMB_PROG_HD_VICTIM ? 0x76u : f->beh == AMB_PROG_HD_HANDLER ? 0x68u : f->beh;
     am_word w[8] = { f->cause, f->code, f->target, beh, f->op, f->value, am_msg_len(ctx), am_msg(ctx, 0) };
-    hexline(ctx, tag, 8, w);
+    sem_hexline(ctx, tag, 8, w);
 }
 
 /* HANDLER state [tag]: a delivery prints its record (and fails when the
@@ -53,7 +37,7 @@ void prog_hd_handler(am_ctx *ctx)
         return;
     }
     am_word w[3] = { 0x504c41u /* plain */, f.cause, am_msg(ctx, 0) };
-    hexline(ctx, tag, 3, w);
+    sem_hexline(ctx, tag, 3, w);
     if (am_msg(ctx, 0) == 0xf00) am_fail(ctx, 0x404);
 }
 
