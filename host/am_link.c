@@ -758,15 +758,27 @@ int am_link_load(am_link *l, const uint8_t *img, uint32_t n, uint32_t *problem)
 int am_link_wait_idle(am_link *l, uint32_t ms)
 {
     uint64_t until = now_ms() + ms;
+    int quiet = 0;         /* the last answer said QUEUED 0 */
+    am_word dispatches = 0;
     for (;;) {
         am_word s[AM_LINK_NSTATS];
         int r = am_link_stats(l, s);
         if (r != AM_LINK_OK) return r;
         /* STATS is answered between transactions, after the bytes of the
-         * last one: with nothing queued, nothing more runs, and everything
-         * the program printed has arrived before this answer */
-        if (s[AM_LINK_S_QUEUED] == 0) return AM_LINK_OK;
+         * last one. QUEUED counts the event queue, not a fault delivery
+         * waiting for its transaction (the failed event's entry is held
+         * outside the count): a STATS taken between an abort and its
+         * delivery says 0 while the delivery -- the console's fault line,
+         * by default -- is still to run. The machine dispatches between
+         * two of its turns, and the next STATS comes in a later turn: so
+         * idle is QUEUED 0 in two answers in a row with no transaction
+         * between them. Then nothing more runs, and everything the program
+         * printed has arrived before this answer. */
+        if (s[AM_LINK_S_QUEUED] == 0 && quiet && s[AM_LINK_S_DISPATCHES] == dispatches) return AM_LINK_OK;
+        quiet = s[AM_LINK_S_QUEUED] == 0;
+        dispatches = s[AM_LINK_S_DISPATCHES];
         if (now_ms() >= until) return AM_LINK_E_BUSY;
+        if (quiet) continue;   /* asked again at once */
         r = am_link_monitor(l, 50);
         if (r != AM_LINK_OK) return r;
     }

@@ -106,8 +106,10 @@ int am_link_exports(am_link *l, am_ref out[AM_EXPORT_MAX]);
  * session: nothing answers any more, the program's console is plain text on
  * the line (at the link's baud). */
 int am_link_load(am_link *l, const uint8_t *img, uint32_t n, uint32_t *problem);
-/* Wait until the machine is idle -- nothing in its event queue (STATS's
- * QUEUED is 0), so that nothing runs until a host sends something -- for
+/* Wait until the machine is idle -- nothing in its event queue and no
+ * fault delivery waiting (STATS's QUEUED 0 in two answers in a row, with
+ * no transaction between them: QUEUED does not count a waiting delivery),
+ * so that nothing runs until a host sends something -- for
  * at most ms, its console text going to the callbacks meanwhile: after a
  * load, everything the new program prints on its own. AM_LINK_OK once
  * idle, AM_LINK_E_BUSY when still busy at the end, or the error of a

@@ -485,6 +485,43 @@ TEST(garbage)
     close_link(l);
 }
 
+/* Idle means nothing runs any more: a fault delivery waiting between the
+ * abort and its transaction is not counted in QUEUED, so a STATS taken there
+ * says 0 with the console's fault line still to come (on the simulator an
+ * INJECT that fails, followed by one or two garbage frames, puts the next
+ * STATS exactly there). am_link_wait_idle -- am-link load's wait -- returns
+ * only after the fault line. Found by tests/link/fuzz_link.c. */
+static uint32_t fault_lines(void)
+{
+    uint32_t k = 0;
+    for (const char *p = console; (p = strstr(p, "fault: ")) != NULL; p++) k++;
+    return k;
+}
+TEST(idle_after_a_fault_delivery)
+{
+    arm("idle_after_a_fault_delivery");
+    am_link *l = open_link();
+    CHECK(l != NULL);
+    CHECK_EQ(am_link_wait_idle(l, 10000), AM_LINK_OK);
+    for (uint32_t i = 0; i < 8; i++) {
+        wire w;
+        frame_words(&w, AM_LINK_INJECT, 0x6100 + i, 1, (const am_word[]){ ECHO });   /* [] fails */
+        for (uint32_t k = 0; k < 1 + i % 2; k++) {   /* garbage frames: 0x05 0x11 */
+            w.b[w.n++] = 0x05; w.b[w.n++] = 0x11; w.b[w.n++] = 0;
+        }
+        nconsole = 0;
+        console[0] = 0;
+        CHECK_EQ(am_link_write_raw(l, w.b, w.n), AM_LINK_OK);
+        CHECK_EQ(am_link_wait_idle(l, 10000), AM_LINK_OK);
+        CHECK_EQ(fault_lines(), 1);
+    }
+    am_word s[AM_LINK_NSTATS];
+    stats(l, s);
+    CHECK_EQ(s[AM_LINK_S_QUEUED], 0);
+    CHECK(link_accounted(s));
+    close_link(l);
+}
+
 /* Every single-bit flip of a good INJECT frame, and every truncation of
  * it: each piece between delimiters is one dropped frame, exactly; none is
  * carried out. */
