@@ -8,11 +8,12 @@
 # newcomer meets them; tests/link/loader.sh: the
 # resident loader an iCEBreaker with the link boots, and make load;
 # tests/link/inplace.sh: the in-place loader an HX8K with the link boots,
-# test_inplace.c's cases and make load BOARD=hx8k). The codec
+# test_inplace.c's cases and make load BOARD=hx8k; tests/link/fuzz.sh: seeded
+# random link traffic, tests/link/fuzz_link.c, on both targets). The codec
 # and the service core have unit tests of their own in make host-test
 # (tests/lib/test_link_*.c).
 
-LINK_TEST_DEPS := $(BUILD)/tests/link/test_link $(BUILD)/host/am-run $(BUILD)/host/am-link \
+LINK_TEST_DEPS := $(BUILD)/tests/link/test_link $(BUILD)/tests/link/fuzz_link $(BUILD)/host/am-run $(BUILD)/host/am-link \
                   $(BUILD)/programs/tests/link/prog/fw/fw.hex $(BUILD)/programs/demos/fw/fw.hex \
                   $(SIM_DIR)/am-sim $(BUILD)/programs/tests/link/prog/am-sim $(BUILD)/loader/rv32im/loader.hex \
                   $(BUILD)/programs/tests/link/prog/fw-rv32i/fw.hex $(BUILD)/tests/link/test_inplace \
@@ -23,7 +24,8 @@ LINK_TEST_DEPS := $(BUILD)/tests/link/test_link $(BUILD)/host/am-run $(BUILD)/ho
 .PHONY: link-test
 link-test: deps $(LINK_TEST_DEPS)
 	@BUILD=$(BUILD) scripts/run-suites.sh -P 2 link tests/link/sim.sh tests/link/e2e.sh tests/link/cli.sh \
-	  tests/link/session.sh tests/link/loader.sh tests/link/inplace.sh tests/link/bench-quick.sh
+	  tests/link/session.sh tests/link/loader.sh tests/link/inplace.sh tests/link/bench-quick.sh \
+	  tests/link/fuzz.sh
 
 # make bench-link: the link's figures on the simulated SoC (tests/link/bench.sh,
 # build/bench/link.md); its answers are checked in make link-test too
