@@ -50,6 +50,7 @@
 #include "am_link.h"
 #include "link_accounts.h"
 #include "link_raw.h"
+#include "link_time.h"
 
 enum { ECHO = 0, COUNTER = 1, SLOW = 2 };
 #define QUEUE_DEPTH 63u
@@ -60,17 +61,6 @@ static int sim, verbose;
 static uint32_t seed, nops = 150;
 
 /* ---- time, randomness ---------------------------------------------------------- */
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-    nanosleep(&ts, NULL);
-}
 static uint64_t rs;
 static uint32_t rnd(void)
 {

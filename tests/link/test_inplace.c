@@ -28,6 +28,7 @@
 #include "am_link.h"
 #include "link_accounts.h"
 #include "link_raw.h"
+#include "link_time.h"
 #include "t.h"
 
 static const char *sim_path, *loader_path, *image_path, *workdir;
@@ -49,11 +50,6 @@ static void on_alarm(int sig)
     _exit(1);
 }
 
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-    nanosleep(&ts, NULL);
-}
 
 /* Console text the loader sent. */
 static char console[4096];

@@ -35,6 +35,7 @@
 #include "am_link.h"
 #include "link_accounts.h"
 #include "link_raw.h"
+#include "link_time.h"
 #include "t.h"
 
 enum { ECHO = 0, COUNTER = 1, SLOW = 2 };
@@ -79,17 +80,6 @@ static void arm(const char *name)
     alarm(sim ? 60 : 30);   /* the simulator clocks every byte through the SoC */
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-    nanosleep(&ts, NULL);
-}
 
 /* ---- the target ------------------------------------------------------------- */
 /* Stop the running target: SIGTERM, which it must obey within 5 s, exit 0. */
