@@ -481,7 +481,9 @@ ice40: deps
 	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k)"; exit 1; }
 	@# a design placed before place and route wrote its SDF (the report reads it) is placed again
 	@[ ! -f $(BD)/pnr.asc ] || [ -f $(BD)/pnr.sdf ] || rm -f $(BD)/pnr.asc
-	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.asc $(BD)/pack.json $(call fpga_fw,$(BOARD))
+	@# the firmware first: a program that does not fit the board stops here, in
+	@# seconds, not after minutes of synthesis and place-and-route
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(call fpga_fw,$(BOARD)) $(BD)/pnr.asc $(BD)/pack.json
 	@$(call fpga_ice40_bits,$(BOARD))
 	@$(call fpga_report,$(BOARD))
 
@@ -490,7 +492,7 @@ ecp5: deps
 	@[ "$(call B,FAMILY)" = ecp5 ] || { echo "fpga: BOARD=$(BOARD) is not an ECP5 board (ulx3s)"; exit 1; }
 	@case "$(ULX3S_SIZE)" in 12k|25k|45k|85k) ;; \
 	  *) echo "fpga: ULX3S_SIZE=$(ULX3S_SIZE) is not an ULX3S part (12k, 25k, 45k, 85k)"; exit 1 ;; esac
-	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/pnr.config $(call fpga_fw,$(BOARD))
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(call fpga_fw,$(BOARD)) $(BD)/pnr.config
 	@$(call fpga_ecp5_bits,$(BOARD))
 	@$(call fpga_report,$(BOARD))
 
