@@ -508,6 +508,7 @@ fpga_same_dev = if [ "$(call B,DEV)" != "$$(cat $(BD)/dev 2>/dev/null)" ]; then 
 
 ice40-fw: deps
 	@$(fpga_board_known)
+	@[ "$(call B,FAMILY)" = ice40 ] || { echo "fpga: BOARD=$(BOARD) is not an iCE40 board (icebreaker, hx8k): make $(call B,FAMILY)-fw BOARD=$(BOARD)"; exit 1; }
 	@[ -f $(BD)/pnr.asc ] || { echo "fpga: no $(BD)/pnr.asc -- run make ice40 BOARD=$(BOARD) first"; exit 1; }
 	@$(fpga_same_demo)
 	@$(fpga_same_dev)
@@ -516,6 +517,7 @@ ice40-fw: deps
 
 ecp5-fw: deps
 	@$(fpga_board_known)
+	@[ "$(call B,FAMILY)" = ecp5 ] || { echo "fpga: BOARD=$(BOARD) is not an ECP5 board (ulx3s): make $(call B,FAMILY)-fw BOARD=$(BOARD)"; exit 1; }
 	@[ -f $(BD)/pnr.config ] || { echo "fpga: no $(BD)/pnr.config -- run make ecp5 BOARD=$(BOARD) first"; exit 1; }
 	@$(fpga_same_demo)
 	@$(fpga_same_dev)
@@ -659,7 +661,7 @@ bs_pass = $(if $(bs_loader),grep -q "the loader spoke" $(BS)/rtl.log && grep -aq
 bs_what = $(BOARD)$(if $(filter ulx3s,$(BOARD)), $(ULX3S_SIZE))$(if $(bs_loader), LINK=1)
 board-sim: deps
 	@$(fpga_board_known)
-	@[ -z "$(bs_loader)" ] || [ -n "$(bs_ice40)" ] || { echo "board-sim: LINK=1 is simulated on the iCE40 boards (their loaders)"; exit 2; }
+	@[ "$(LINK)" != 1 ] || [ -n "$(bs_ice40)" ] || { echo "board-sim: LINK=1 is simulated on the iCE40 boards (their loaders), not BOARD=$(BOARD): its firmware with the link is the simulator's, make link-test runs it (am-sim --link)"; exit 2; }
 	@mkdir -p $(BS)
 	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/clock $(BD)/boot.id $(call fpga_fw,$(BOARD)) \
 	  $(if $(bs_loader),,$(FPGA_AM_RUN)) $(AM_DEFS_VH) $(if $(bs_ice40),$(PS)/cells_sim.v) > $(BS)/prep.log 2>&1 \
