@@ -170,9 +170,12 @@ LOAD_HX8K  = $(BUILD)/load/hx8k
 LOAD_INPLACE = $(BUILD)/inplace/$(call fpga_arch,hx8k)
 .PHONY: load
 load: program-check deps
+	@# BOARD, not fpga.mk's default: the board decides the image's core and the port
+	@[ "$(origin BOARD)" != file ] || { echo "make load: BOARD=ulx3s, icebreaker or hx8k is needed: the board whose loader runs (docs/link.md)"; exit 2; }
 	@case "$(BOARD)" in \
 	  ulx3s|icebreaker|hx8k) ;; \
 	  *) echo "make load: BOARD=ulx3s, icebreaker or hx8k (docs/link.md)"; exit 2;; esac
+	@[ -n "$(LOAD_PORT)" ] || { echo "make load: LOAD_PORT is empty: the board's serial port, e.g. LOAD_PORT=$(LOAD_PORT_$(BOARD)) (docs/link.md)"; exit 2; }
 ifeq ($(BOARD),hx8k)
 	@$(MAKE) --no-print-directory FPGA_BUILD=$(BUILD)/load $(LOAD_HX8K)/fw.hex $(LOAD_INPLACE)/inplace.hex \
 	  $(BUILD)/host/am-link
