@@ -180,7 +180,7 @@ ifeq ($(BOARD),hx8k)
 	@$(MAKE) --no-print-directory FPGA_BUILD=$(BUILD)/load $(LOAD_HX8K)/fw.hex $(LOAD_INPLACE)/inplace.hex \
 	  $(BUILD)/host/am-link
 	@n=$$(( $$(wc -l < $(LOAD_HX8K)/fw.hex) * 4 )); max=$$(cat $(LOAD_INPLACE)/inplace.max); \
-	  [ $$n -le $$max ] || { echo "make load: $(NAME)'s HX8K image is $$n bytes; the in-place loader takes up to $$max (docs/link.md): a smaller program, or make ice40-fw BOARD=hx8k PROGRAM=$(PROGRAM) NAME=$(NAME) builds it into the bitstream"; exit 1; }
+	  [ $$n -le $$max ] || { echo "make load: $(NAME)'s HX8K image is $$n bytes; the in-place loader takes up to $$max (docs/link.md): a smaller program, or make ice40 BOARD=hx8k PROGRAM=$(PROGRAM) NAME=$(NAME) builds it into the bitstream"; exit 1; }
 	$(BUILD)/host/am-link --port $(LOAD_PORT) load $(LOAD_HX8K)/fw.hex
 else
 	@$(MAKE) --no-print-directory $(LOAD_FW)/fw.hex $(BUILD)/host/am-link
