@@ -431,8 +431,9 @@ FPGA_SEEDS ?= 1 2 3
 FPGA_SEED_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 fpga-seeds: deps
 	@$(fpga_board_known)
-	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/synth.json
+	@[ -n "$(strip $(FPGA_SEEDS))" ] || { echo "fpga: FPGA_SEEDS is empty: the seeds to place and route, e.g. FPGA_SEEDS=\"1 2 3\""; exit 1; }
 	@for s in $(FPGA_SEEDS); do case $$s in ''|*[!0-9]*) echo "fpga: FPGA_SEEDS: '$$s' is not a seed (a number)"; exit 1 ;; esac; done
+	@$(FPGA_MAKE) --no-print-directory BOARD=$(BOARD) $(BD)/synth.json
 	@mkdir -p $(BD)/seeds; rm -f $(foreach s,$(FPGA_SEEDS),$(BD)/seeds/pnr$(s).json); \
 	echo "fpga: place and route $(BOARD), seeds $(FPGA_SEEDS) ($(FPGA_SEED_JOBS) at a time)"; \
 	printf '%s\n' $(FPGA_SEEDS) | xargs -P $(FPGA_SEED_JOBS) -I@ sh -c \
