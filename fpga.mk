@@ -533,7 +533,7 @@ prog:
 	command -v $$tool > /dev/null || { echo "prog: $$tool is not installed (apt-get install $(if $(filter iceprog,$(call B,PROG)),fpga-icestorm,openfpgaloader)); the bitstream is $$f"; exit 1; }; \
 	if [ $$tool = iceprog ]; then iceprog $$f || { echo "prog: iceprog failed -- is the $(BOARD) plugged in (lsusb: 0403:6010)?"; exit 1; }; \
 	else openFPGALoader -b ulx3s $$f || { echo "prog: openFPGALoader failed -- is the ULX3S plugged in (lsusb: 0403:6015)?"; exit 1; }; fi; \
-	echo "prog: done; the console is at 115200 8N1 on the board's FTDI serial port"
+	echo "prog: done; the console is at 115200 8N1 on the board's FTDI serial port ($(LOAD_PORT_$(BOARD)) when it is the only USB serial device; docs/fpga.md, \"Programming and the console\")"
 
 fpga-clean:
 	rm -rf $(FPGA_BUILD)
