@@ -289,7 +289,7 @@ $(FPGA_BUILD)/%/fw_table.c: $(FPGA_BUILD)/%/boot.id $(FPGA_AM_RUN) scripts/am_pr
 
 $(FPGA_BUILD)/%/fw.hex: $(FPGA_BUILD)/%/fw_table.c $(FW_SRC) $(FW_HDR) firmware/link.ld \
     $(wildcard $(FPGA_DIR_P)/*.c $(FPGA_DIR_P)/*.h $(FPGA_DIR_P)/*.def)
-	@$(AM_PROGRAM_PY) link $(FPGA_DIR_P) $$(( $($*_RAM_WORDS) * 4 )) $(FPGA_STACK_MIN) -- \
+	@$(AM_PROGRAM_PY) link $(FPGA_DIR_P) $$(( $($*_RAM_WORDS) * 4 )) FPGA_STACK_MIN=$(FPGA_STACK_MIN) -- \
 	  $(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$(call fpga_arch,$*),$(subst -O2,-Os,$(FW_CFLAGS))) -DFW_LINK=0 \
 	  -I$(FPGA_DIR_P) -nostdlib -nostartfiles -T firmware/link.ld -Wl,-u,memset -Wl,-u,memcpy \
 	  -Wl,--defsym=RAM_SIZE=$$(( $($*_RAM_WORDS) * 4 )) -Wl,--defsym=STACK_MIN=$(FPGA_STACK_MIN) \

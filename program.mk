@@ -45,7 +45,7 @@ endef
 # -march=ARCH
 define am_program_fw
 	@mkdir -p $(2)
-	@$(AM_PROGRAM_PY) link $(1) $(FW_RAM) $(FW_STACK_MIN) -- \
+	@$(AM_PROGRAM_PY) link $(1) $(FW_RAM) FW_STACK_MIN=$(FW_STACK_MIN) -- \
 	  $(RV_PREFIX)gcc $(subst -march=$(FW_ARCH),-march=$(3),$(FW_CFLAGS)) -I$(1) -nostdlib -nostartfiles \
 	  -T firmware/link.ld -Wl,--defsym=RAM_SIZE=$(FW_RAM) -Wl,--defsym=STACK_MIN=$(FW_STACK_MIN) \
 	  -Wl,--defsym=LINK_AREA=$(FW_LINK_AREA) -Wl,--defsym=LOAD_MAX=$(FW_LOAD_MAX) \

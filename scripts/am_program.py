@@ -17,9 +17,10 @@ docs/programs.md. The build (program.mk) calls:
       library's included), a boot behavior that is not in the lists.
   am_program.py defined MANIFEST OBJ...
       every behavior the folder lists must be defined in its objects (nm).
-  am_program.py link DIR RAM STACK -- CC ARGS...
+  am_program.py link DIR RAM [VAR=]STACK -- CC ARGS...
       runs the firmware link; when the image does not fit, says by how many
-      bytes, for which program.
+      bytes, for which program, and which make variable (VAR, default
+      FW_STACK_MIN) keeps STACK bytes for the stack.
   am_program.py image MANIFEST BIN HEX DIR [NAME]
       fills the image header (firmware/crt0.S) of the raw image BIN: the
       behavior-table hash and count, the boot behavior (program NAME, or the
@@ -239,6 +240,10 @@ def defined(path, objs):
 
 
 def link(d, ram, stack, cmd):
+    # stack: the minimum stack, as NAME=BYTES (the make variable that sets
+    # it, for the message) or BYTES
+    stack_var, _, stack = stack.rpartition("=")
+    stack_var = stack_var or "FW_STACK_MIN"
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode == 0:
         sys.stderr.write(r.stderr)
@@ -252,8 +257,8 @@ def link(d, ram, stack, cmd):
         areas = int(ram, 0) - ((int(ram, 0) - areas) & ~0xFFF)
         link = ", and %d for the host link's areas: FW_LINK_AREA + FW_LOAD_MAX" % areas if areas else ""
         raise Fail("firmware: program %s does not fit: %s bytes over the RAM (%d bytes, "
-                   "of which %d are kept for the stack: FW_STACK_MIN%s)" % (
-                       d, m.group(1), int(ram, 0), int(stack, 0), link))
+                   "of which %d are kept for the stack: %s%s)" % (
+                       d, m.group(1), int(ram, 0), int(stack, 0), stack_var, link))
     sys.stderr.write(r.stderr)
     return r.returncode
 
