@@ -426,6 +426,25 @@ if grep -q "AM_IF_ID says 0x[0-9a-f]*, the entries' identity is 0x[0-9a-f]*: .*s
   ok "am_iface.py: the identity follows every value but no doc string; a stale AM_IF_ID stops the scripts, naming the fix"
 else bad "am_iface.py: the interface's identity" "$out"; fi
 
+# ---- a board's one-program firmware (scripts/am_program.py subset) -------------------
+# the behaviors a program dispatches in its reference run; one that runs on
+# (am-run's budget runs out) is measured over that budget, with a warning
+d=$TMP/runson; mkdir -p "$d"
+printf 'AM_BEHAVIOR(X_BOOT, x_boot)\nAM_BEHAVIOR(X_LATER, x_later)\n' > "$d/behaviors.def"
+printf 'AM_DEMO("x", AMB_X_BOOT, "runs on")\n' > "$d/programs.def"
+printf '#include "behaviors.h"\nvoid x_boot(am_ctx *ctx) { AM_SEND(ctx, am_self(ctx), am_msg(ctx, 0) + 1); }\nvoid x_later(am_ctx *ctx) { am_fail(ctx, 1); }\n' > "$d/x.c"
+fb=$BUILD/program-test-fpga
+out=$(mk "$fb/icebreaker/fw.hex" FPGA_BUILD="$fb" BOARD=icebreaker PROGRAM="$d" NAME=x 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "^subset: x did not end within am-run's budget of dispatches: its image keeps only what it dispatched so far (1 behavior); one it dispatches first later fails there (code 0xAB5E)" <<< "$out" \
+   && grep -q "^    x_boot,$" "$fb/icebreaker/fw_table.c" && grep -q "fw_absent_beh, /\* [0-9]* X_LATER \*/" "$fb/icebreaker/fw_table.c"; then
+  ok "a board program that runs on is built from what its first dispatches use, with a warning"
+else bad "a board program that runs on" "exit $rc: $(tail -3 <<< "$out")"; fi
+out=$(mk "$fb/icebreaker/fw.hex" FPGA_BUILD="$fb" BOARD=icebreaker PROGRAM=demos NAME=cell 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "fw_absent_beh, /\* [0-9]* DEMO_BANK \*/" "$fb/icebreaker/fw_table.c" && grep -q "aml_cell," "$fb/icebreaker/fw_table.c"; then
+  ok "a board program that ends keeps only what its reference run dispatched"
+else bad "a board program that ends" "exit $rc: $(tail -3 <<< "$out")"; fi
+rm -rf "$fb"
+
 # ---- the product does not depend on its tests --------------------------------------
 hits=$(grep -rlE "(^|[^a-z_])(tests|bench)/" include lib host firmware rtl sim 2>/dev/null)
 flags=$(make --no-print-directory -C "$ROOT" -pn host 2>/dev/null | grep -E "^(CFLAGS_[A-Z]+|FW_CFLAGS) " | grep -E "I(tests|bench)")
