@@ -18,10 +18,10 @@ ok()  { echo "PASS $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
 
 # the programs run as many at a time as there are cores; results in list order
-# (gen-wrap with its console: its one run, 132,000 transactions, is also the
-# one its check below reads)
+# (a program with an expected console, tests/sim/NAME.expected, runs with its
+# console: that one run is also the one its check below reads)
 programs=$("$SIM" --list | awk '{print $1}')
-run_one() { q=--quiet; [ "$1" = gen-wrap ] && q=; "$SIM" $q "$1" > "$OUT/$1.log" 2>&1; echo $? > "$OUT/$1.rc"; }
+run_one() { q=--quiet; [ -f "tests/sim/$1.expected" ] && q=; "$SIM" $q "$1" > "$OUT/$1.log" 2>&1; echo $? > "$OUT/$1.rc"; }
 export -f run_one; export SIM OUT
 xargs -P "$(nproc)" -I{} bash -c 'run_one {}' <<< "$programs"
 for p in $programs; do
@@ -233,89 +233,73 @@ if grep -q "0 divergences" "$log" && [ "$(grep -c "^stale: BAD_REF for the refer
   ok "stale-abort: references of aborted CREATEs carried by fault records are BAD_REF, in lockstep"
 else bad "stale-abort" "expected 2 BAD_REF lines, no kept actor reached, 0 divergences (see $log)"; fi
 
+# Programs whose console is checked against tests/sim/NAME.expected: the
+# console's lines ([...] summaries and blank lines left out, behavior ids as
+# N) of the loop's lockstep run above and, for sem_same, of the host runtime.
+AMRUN=$(dirname "$SIM")/../host/am-run
+sem_lines() { grep -v '^\[\|^$' | sed -E 's/ beh=[0-9]+ / beh=N /'; }
+# sem_same NAME: NAME's lockstep run of the loop above ended clean, and its
+# console and the host runtime's are tests/sim/NAME.expected
+sem_same() {
+  [ "$(cat "$OUT/$1.rc")" -eq 0 ] && grep -q "0 divergences" "$OUT/$1.log" &&
+    [ "$(sem_lines < "$OUT/$1.log")" = "$(cat "tests/sim/$1.expected")" ] &&
+    [ "$("$AMRUN" "$1" 2>&1 | sem_lines)" = "$(cat "tests/sim/$1.expected")" ]
+}
+sem_diff() { echo "exit $(cat "$OUT/$1.rc"), or not the expected lines: $(diff <(sem_lines < "$OUT/$1.log") "tests/sim/$1.expected" | head -5)"; }
+
 # Fault records that explain (issue #30): the console, the fault handler,
 # prints each record's operation and offending value from F_OP / F_VALUE --
 # the same lines as am-run's (tests/host/flags.sh), in lockstep (the trace
 # compares them too)
-log=$OUT/fault-values-console.log
-"$SIM" fault-values > "$log" 2>&1; rc=$?
-got=$(grep '^fault' "$log" | sed -E 's/ beh=[0-9]+ / beh=N /')
-if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/fault-values.expected)" ]; then
+got=$(grep '^fault' "$OUT/fault-values.log" | sed -E 's/ beh=[0-9]+ / beh=N /')
+if [ "$(cat "$OUT/fault-values.rc")" -eq 0 ] && grep -q "0 divergences" "$OUT/fault-values.log" &&
+   [ "$got" = "$(cat tests/sim/fault-values.expected)" ]; then
   ok "fault-values: each fault's op and value on the console, as expected, in lockstep"
-else bad "fault-values" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/fault-values.expected | head -5)"; fi
+else bad "fault-values" "exit $(cat "$OUT/fault-values.rc"), or not the expected lines: $(diff <(echo "$got") tests/sim/fault-values.expected | head -5)"; fi
 
 # the copy-free effects (tests/programs/prog_copyfree.c): every case's
 # output as expected -- the semantics, not only agreement -- on the host
 # runtime and on the SoC in lockstep (the trace compares each step's state
-# words and sends too)
-AMRUN=$(dirname "$SIM")/../host/am-run
-log=$OUT/copyfree-console.log
-"$SIM" copyfree > "$log" 2>&1; rc=$?
-got=$(grep -v '^\[\|^$' "$log")
+# words and sends too; its lines keep their behavior ids)
+got=$(grep -v '^\[\|^$' "$OUT/copyfree.log")
 host=$("$AMRUN" copyfree 2>&1 | grep -v '^\[\|^$')
-if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/copyfree.expected)" ] &&
-   [ "$host" = "$got" ]; then
+if [ "$(cat "$OUT/copyfree.rc")" -eq 0 ] && grep -q "0 divergences" "$OUT/copyfree.log" &&
+   [ "$got" = "$(cat tests/sim/copyfree.expected)" ] && [ "$host" = "$got" ]; then
   ok "copyfree: am_set_state, am_send_word, am_forward as expected on both sides, in lockstep"
-else bad "copyfree" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/copyfree.expected | head -5)"; fi
+else bad "copyfree" "exit $(cat "$OUT/copyfree.rc"), or not the expected lines: $(diff <(echo "$got") tests/sim/copyfree.expected | head -5)"; fi
 
-# Several checks of one operation failing at once (tests/semantics/prog_order.c):
-# the contract's order decides the cause, and the record's op and value --
-# as expected, on the host runtime and on the SoC in lockstep
-log=$OUT/check-order-console.log
-"$SIM" check-order > "$log" 2>&1; rc=$?
-got=$(grep -v '^\[\|^$' "$log" | sed -E 's/ beh=[0-9]+ / beh=N /')
-host=$("$AMRUN" check-order 2>&1 | grep -v '^\[\|^$' | sed -E 's/ beh=[0-9]+ / beh=N /')
-if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/check-order.expected)" ] &&
-   [ "$host" = "$got" ]; then
+# The rules of docs/semantics.md, each checked on both sides (tests/semantics/)
+
+# Several checks of one operation failing at once (prog_order.c): the
+# contract's order decides the cause, and the record's op and value
+if sem_same check-order; then
   ok "check-order: when several checks fail, the contract's order decides cause, op and value, on both sides"
-else bad "check-order" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/check-order.expected | head -5)"; fi
+else bad "check-order" "$(sem_diff check-order)"; fi
 
-# The fault handler's rules in lockstep (tests/semantics/prog_handlers.c): the
-# handlers' lines as expected on both sides, and the two deliveries to a
+# The fault handler's rules (prog_handlers.c), and the two deliveries to a
 # dead handler aborted with DEAD_TARGET (beh -) and delivered to no one
-log=$OUT/handlers-console.log
-"$SIM" handlers > "$log" 2>&1; rc=$?
-got=$(grep -v '^\[\|^$' "$log" | sed -E 's/ beh=[0-9]+ / beh=N /')
-host=$("$AMRUN" handlers 2>&1 | grep -v '^\[\|^$' | sed -E 's/ beh=[0-9]+ / beh=N /')
 dead=$("$AMRUN" --faults handlers 2>&1 | grep -c "^fault seq=[0-9]* cause=DEAD_TARGET op=DISPATCH value=00000000 .* target=00010064 beh=- ")
-if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && grep -q "dispatches=45 commits=33 aborts=12 " "$log" &&
-   [ "$got" = "$(cat tests/sim/handlers.expected)" ] && [ "$host" = "$got" ] && [ "$dead" -eq 2 ]; then
+if sem_same handlers && grep -q "dispatches=45 commits=33 aborts=12 " "$OUT/handlers.log" && [ "$dead" -eq 2 ]; then
   ok "handlers: last SET_HANDLER wins, fresh and dead handlers, no redelivery, am_fault 0 outside deliveries, in lockstep"
-else bad "handlers" "exit $rc, $dead DEAD_TARGET records, or not the expected lines: $(diff <(echo "$got") tests/sim/handlers.expected | head -5)"; fi
-
-# The rules of docs/semantics.md, each checked on both sides (tests/semantics/):
-# the console's lines ([...] summaries and blank lines left out, behavior ids
-# as N) on the SoC in lockstep and on the host runtime, each equal to
-# tests/sim/NAME.expected.
-sem_lines() { grep -v '^\[\|^$' | sed -E 's/ beh=[0-9]+ / beh=N /'; }
+else bad "handlers" "$dead DEAD_TARGET records; $(sem_diff handlers)"; fi
 
 # BECOME and am_set_state together (prog_become_view.c): the last BECOME wins
 # and replaces the words set before it, words set after it stay; the
 # behavior reads the dispatch's state, behavior and message after staging;
 # words set with am_send_word do not outlive their transaction; and the
 # three records name the behavior at dispatch (PROBE), not the one staged
-log=$OUT/become-view-console.log
-"$SIM" become-view > "$log" 2>&1; rc=$?
-got=$(sem_lines < "$log")
-host=$("$AMRUN" become-view 2>&1 | sem_lines)
 probe=$("$AMRUN" --faults become-view 2>&1 | grep -c "^fault seq=[0-9]* cause=FAIL .* target=00010002 beh=[0-9]*(PROG_BV_PROBE) ")
-if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/become-view.expected)" ] &&
-   [ "$host" = "$got" ] && [ "$probe" -eq 3 ]; then
+if sem_same become-view && [ "$probe" -eq 3 ]; then
   ok "become-view: last BECOME wins, set words after it stay, the dispatch's view after staging, send words end with the transaction, on both sides"
-else bad "become-view" "exit $rc, $probe records with beh PROBE, or not the expected lines: $(diff <(echo "$got") tests/sim/become-view.expected | head -5)"; fi
+else bad "become-view" "$probe records with beh PROBE; $(sem_diff become-view)"; fi
 
 # The first fault wins (prog_first_fault.c): a staging fault, then on the
 # SoC an ebreak, a store to a static (the guard's STACK), an illegal
 # instruction, a misaligned load, a bus error or am_fail -- each record
 # keeps the first fault's cause, op and value, as on the host
-log=$OUT/first-fault-console.log
-"$SIM" first-fault > "$log" 2>&1; rc=$?
-got=$(sem_lines < "$log")
-host=$("$AMRUN" first-fault 2>&1 | sem_lines)
-if [ $rc -eq 0 ] && grep -q "0 divergences" "$log" && [ "$got" = "$(cat tests/sim/first-fault.expected)" ] &&
-   [ "$host" = "$got" ]; then
+if sem_same first-fault; then
   ok "first-fault: a trap, a guarded store or am_fail after a staging fault leaves the first fault's record, on both sides"
-else bad "first-fault" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/first-fault.expected | head -5)"; fi
+else bad "first-fault" "$(sem_diff first-fault)"; fi
 
 # The queue's edge (prog_qedge.c): a node whose 8th send does not fit aborts
 # with QUEUE_FULL only at commit, after every staging check -- for each
@@ -335,16 +319,10 @@ else bad "queue-edge" "${qbad:-each run clean, but} not the expected lines: $(di
 
 # A slot's generation wraps from ffff to 0001, skipping 0 (prog_genwrap.c):
 # 65,535 aborted CREATEs of one free slot, each one generation on, checked
-# by the handler; the actor created after the wrap gets its message. The
-# lockstep run is the one of the loop above (with its console).
-log=$OUT/gen-wrap.log
-rc=$(cat "$OUT/gen-wrap.rc")
-got=$(sem_lines < "$log")
-host=$("$AMRUN" gen-wrap 2>&1 | sem_lines)
-if [ "$rc" -eq 0 ] && grep -q "0 divergences" "$log" && grep -q "dispatches=132203 commits=66668 aborts=65535 " "$log" &&
-   [ "$got" = "$(cat tests/sim/gen-wrap.expected)" ] && [ "$host" = "$got" ]; then
+# by the handler; the actor created after the wrap gets its message
+if sem_same gen-wrap && grep -q "dispatches=132203 commits=66668 aborts=65535 " "$OUT/gen-wrap.log"; then
   ok "gen-wrap: 65,535 aborted CREATEs take a slot's generation to ffff, the next is 0001, on both sides"
-else bad "gen-wrap" "exit $rc, or not the expected lines: $(diff <(echo "$got") tests/sim/gen-wrap.expected | head -5)"; fi
+else bad "gen-wrap" "$(sem_diff gen-wrap)"; fi
 
 echo "sim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
